@@ -1,0 +1,459 @@
+"""Reading and writing ``.config`` files, minimal configs and the build's
+generated headers, byte for byte as ``scripts/kconfig/confdata.c`` does."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .errors import Diagnostic, Severity
+from .expr import BOOL, HEX, INT, STRING, TRISTATE, UNKNOWN, M, N, Y, eval_expr
+from .menu import P_MENU, MenuNode
+
+if TYPE_CHECKING:
+    from .symbols import Symbol
+    from .tree import Kconfig
+
+
+@dataclass
+class ConfigReadResult:
+    """What reading a config file found: its path and the C tool's
+    warnings (with file and line) for unknown symbols, bad values, ..."""
+
+    path: str
+    warnings: list[Diagnostic] = field(default_factory=list)
+    #: (line, symbol name, raw value) of every assignment, in file order.
+    assignments: list[tuple[int, str, str]] = field(default_factory=list)
+
+
+def escape_string_value(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def config_prefix(kc: Kconfig) -> str:
+    return kc.env.get("CONFIG_", "CONFIG_")
+
+
+# -- reading ---------------------------------------------------------------------
+
+
+def read_config_simple(
+    kc: Kconfig,
+    path: str,
+    display_name: str | None = None,
+    warn_unknown: bool | None = None,
+) -> ConfigReadResult:
+    """Load user values from ``path`` (``conf_read_simple`` with
+    ``S_DEF_USER``).  Raises ``OSError`` when the file cannot be read."""
+    with open(path, "rb") as f:
+        data = f.read()
+    name = display_name or path
+    result = ConfigReadResult(name)
+    if warn_unknown is None:
+        warn_unknown = "KCONFIG_WARN_UNKNOWN_SYMBOLS" in kc.env
+    prefix = config_prefix(kc)
+
+    def warn(lineno: int, message: str) -> None:
+        result.warnings.append(Diagnostic(name, lineno, message, Severity.WARNING))
+
+    for sym in kc.hash_order():
+        sym.valid = False
+        sym.has_user = sym.is_choice
+        sym.user_val = None
+        sym.user_tri = N
+        sym.user_selection = None
+
+    text = data.decode("utf-8", "surrogateescape")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    for lineno, line in enumerate(lines, 1):
+        if line.startswith("#"):
+            if line[1:2] != " ":
+                continue
+            rest = line[2:]
+            if not rest.startswith(prefix):
+                continue
+            rest = rest[len(prefix) :]
+            space = rest.find(" ")
+            if space < 0:
+                continue
+            sym_name = rest[:space]
+            if not rest[space + 1 :].startswith("is not set"):
+                continue
+            value = "n"
+        elif line.startswith(prefix):
+            rest = line[len(prefix) :]
+            eq = rest.find("=")
+            if eq < 0:
+                continue
+            sym_name = rest[:eq]
+            value = rest[eq + 1 :]
+            if value.endswith("\r"):
+                value = value[:-1]
+        else:
+            if line and line[0] not in "\r":
+                warn(lineno, "unexpected data: " + line.split("\r")[0])
+            continue
+
+        result.assignments.append((lineno, sym_name, value))
+        sym = kc.find(sym_name)
+        if sym is None:
+            if warn_unknown:
+                warn(lineno, f"unknown symbol: {sym_name}")
+            kc.conf_changed = True
+            continue
+        if sym.has_user:
+            warn(lineno, f"override: reassigning to symbol {sym.name}")
+        if not _set_user_value(sym, value, lambda msg, n=lineno: warn(n, msg)):
+            continue
+        if sym.is_choice_value:
+            choice = sym.choice
+            if sym.user_tri == M:
+                if choice.user_tri == Y:
+                    warn(lineno, f"{sym.name} creates inconsistent choice state")
+                    choice.has_user = False
+            elif sym.user_tri == Y:
+                if choice.user_tri != N:
+                    warn(lineno, f"override: {sym.name} changes choice state")
+                choice.user_selection = sym
+            choice.user_tri = max(choice.user_tri, sym.user_tri)
+    return result
+
+
+def _set_user_value(sym: Symbol, value: str, warn: Callable[[str], None]) -> bool:
+    """``conf_set_sym_val``; False when the value was rejected."""
+    t = sym.type
+    if t == BOOL or t == TRISTATE:
+        first = value[:1]
+        if first == "m" and t == TRISTATE:
+            sym.user_tri = M
+        elif first == "y":
+            sym.user_tri = Y
+        elif first == "n":
+            sym.user_tri = N
+        else:
+            warn(f"symbol value '{value}' invalid for {sym.name}")
+            return False
+        sym.has_user = True
+        return True
+    if t == STRING:
+        if not value.startswith('"'):
+            return True
+        out = []
+        i = 1
+        n = len(value)
+        closed = False
+        while i < n:
+            c = value[i]
+            if c == '"':
+                closed = True
+                break
+            if c == "\\":
+                i += 1
+                if i < n:
+                    out.append(value[i])
+                    i += 1
+                continue
+            out.append(c)
+            i += 1
+        if not closed:
+            warn("invalid string found")
+            return False
+        value = "".join(out)
+    if t in (STRING, INT, HEX):
+        if sym.string_valid(value):
+            sym.user_val = value
+            sym.has_user = True
+        else:
+            warn(f"symbol value '{value}' invalid for {sym.name}")
+            return False
+    return True
+
+
+def read_config(kc: Kconfig, path: str, display_name: str | None = None) -> ConfigReadResult:
+    """Load ``path`` as the current configuration (``conf_read``): user
+    values, then the checks that drop values that no longer apply."""
+    kc.conf_changed = False
+    result = read_config_simple(kc, path, display_name)
+    settle_after_read(kc, result)
+    return result
+
+
+def settle_after_read(kc: Kconfig, result: ConfigReadResult | None) -> None:
+    kc.modules_sym.calc_value()
+    unsaved = 0
+    order = kc.hash_order()
+    for sym in order:
+        sym.calc_value()
+        if sym.is_choice or sym.no_write:
+            continue
+        if sym.has_user and sym.write:
+            if sym.type in (BOOL, TRISTATE):
+                if sym.user_tri == sym.curr_tri:
+                    continue
+            elif sym.curr_val == sym.user_val:
+                continue
+        elif not sym.has_user and not sym.write:
+            continue
+        unsaved += 1
+    for sym in order:
+        if sym.has_user and not sym.is_choice_value:
+            if sym.visible == N and not unsaved:
+                sym.has_user = False
+            if sym.type in (STRING, INT, HEX):
+                if not sym.string_within_range(sym.user_val or ""):
+                    sym.valid = False
+                    sym.has_user = False
+                    unsaved += 1
+    if (result is not None and result.warnings) or unsaved:
+        kc.conf_changed = True
+
+
+def read_defconfig_list(kc: Kconfig) -> str | None:
+    """The first existing file named in ``KCONFIG_DEFCONFIG_LIST``."""
+    for name in kc.env.get("KCONFIG_DEFCONFIG_LIST", "").split():
+        if kc.resolve_config_path(name) is not None:
+            return name
+    return None
+
+
+# -- writing -----------------------------------------------------------------------
+
+
+def symbol_line(kc: Kconfig, sym: Symbol, n_as_unset: bool = True, escape: bool = True) -> str | None:
+    """One symbol as a ``.config`` line (without the newline)."""
+    if sym.type == UNKNOWN:
+        return None
+    prefix = config_prefix(kc)
+    value = sym.str_value()
+    if (sym.type == BOOL or sym.type == TRISTATE) and value == "n":
+        return f"# {prefix}{sym.name} is not set" if n_as_unset else None
+    if sym.type == STRING and escape:
+        value = escape_string_value(value)
+    return f"{prefix}{sym.name}={value}"
+
+
+def menu_is_visible(node: MenuNode) -> bool:
+    """Whether a menu entry would show (``menu_is_visible``)."""
+    prompt = node.prompt
+    if prompt is None:
+        return False
+    if node.visibility is not None and eval_expr(node.visibility) == N:
+        return False
+    sym = node.sym
+    if sym is not None:
+        sym.calc_value()
+        visible = prompt.cond_tri
+    else:
+        visible = prompt.cond_tri = eval_expr(prompt.cond)
+    if visible != N:
+        return True
+    if sym is None or sym.tri_value() == N:
+        return False
+    for child in node.children():
+        if menu_is_visible(child):
+            sym.has_user = True
+            return True
+    return False
+
+
+def header(kc: Kconfig, decoration: str = "#", prefix: str = "#", postfix: str = "#") -> str:
+    return (
+        f"{prefix}\n{decoration} Automatically generated file; DO NOT EDIT.\n"
+        f"{decoration} {kc.mainmenu_text}\n{postfix}\n"
+    )
+
+
+def config_text(kc: Kconfig) -> str:
+    """The full ``.config`` text for the current values (``conf_write``)."""
+    out = [header(kc)]
+    if not kc.conf_changed:
+        kc.invalidate()
+    need_newline = False
+    written: set[int] = set()
+    root = kc.root
+    node = root.list
+    while node is not None:
+        sym = node.sym
+        if sym is None:
+            if menu_is_visible(node):
+                out.append(f"\n#\n# {node.prompt.text}\n#\n")
+                need_newline = False
+        elif not sym.is_choice and id(sym) not in written:
+            sym.calc_value()
+            if sym.write:
+                if need_newline:
+                    out.append("\n")
+                    need_newline = False
+                written.add(id(sym))
+                line = symbol_line(kc, sym)
+                if line is not None:
+                    out.append(line + "\n")
+        if node.list is not None:
+            node = node.list
+            continue
+        while node is not None:
+            if (
+                node.sym is None
+                and node is not root
+                and node.prompt is not None
+                and node.prompt.kind == P_MENU
+                and menu_is_visible(node)
+            ):
+                out.append(f"# end of {node.prompt.text}\n")
+                need_newline = True
+            if node.next is not None:
+                node = node.next
+                break
+            node = node.parent
+    return "".join(out)
+
+
+def min_config_text(kc: Kconfig) -> str:
+    """The minimal config (``conf_write_defconfig``, ``savedefconfig``)."""
+    kc.invalidate()
+    out: list[str] = []
+    for node in kc.walk():
+        sym = node.sym
+        if sym is None or sym.is_choice:
+            continue
+        sym.calc_value()
+        if not sym.write:
+            continue
+        sym.write = False
+        if not sym.is_changeable():
+            continue
+        if sym.str_value() == string_default(kc, sym):
+            continue
+        if sym.is_choice_value:
+            choice = sym.choice
+            if not choice.optional and sym is choice.choice_default():
+                if sym.type == BOOL and sym.curr_tri == Y:
+                    continue
+        line = symbol_line(kc, sym)
+        if line is not None:
+            out.append(line + "\n")
+    return "".join(out)
+
+
+def string_default(kc: Kconfig, sym: Symbol) -> str:
+    """The value ``sym`` would have with no user value
+    (``sym_get_string_default``)."""
+    sym.calc_visibility()
+    kc.modules_sym.calc_value()
+    val = N
+    text = ""
+    prop = sym.default_prop()
+    if prop is not None:
+        if sym.type in (BOOL, TRISTATE):
+            val = min(eval_expr(prop.expr), prop.cond_tri)
+        else:
+            ds = prop.expr
+            if ds.__class__ is not tuple:
+                ds.calc_value()
+                text = ds.curr_val or ""
+    val = max(val, sym.rev_dep_tri)
+    if val == M and not sym.is_choice_value and kc.modules_sym.curr_tri == N:
+        val = Y
+    if sym.type == BOOL and val == M:
+        val = Y
+    if val < sym.implied_tri:
+        val = sym.implied_tri
+    if sym.type in (BOOL, TRISTATE):
+        return "nmy"[val]
+    if sym.type in (INT, HEX, STRING):
+        return text
+    return ""
+
+
+def autoconf_text(kc: Kconfig) -> str:
+    """``include/config/auto.conf``."""
+    out = [header(kc)]
+    for sym in _written_symbols(kc):
+        line = symbol_line(kc, sym, n_as_unset=False, escape=False)
+        if line is not None:
+            out.append(line + "\n")
+    return "".join(out)
+
+
+def autoheader_text(kc: Kconfig) -> str:
+    """``include/generated/autoconf.h``."""
+    prefix = config_prefix(kc)
+    out = [header(kc, " *", "/*", " */")]
+    for sym in _written_symbols(kc):
+        if sym.type == UNKNOWN:
+            continue
+        value = sym.str_value()
+        suffix = ""
+        if sym.type in (BOOL, TRISTATE):
+            if value == "n":
+                continue
+            if value == "m":
+                suffix = "_MODULE"
+            value = "1"
+        elif sym.type == HEX:
+            if not value.lower().startswith("0x"):
+                value = "0x" + value
+        elif sym.type == STRING:
+            value = escape_string_value(value)
+        out.append(f"#define {prefix}{sym.name}{suffix} {value}\n")
+    return "".join(out)
+
+
+def rustc_cfg_text(kc: Kconfig) -> str:
+    """``include/generated/rustc_cfg``."""
+    prefix = config_prefix(kc)
+    out = []
+    for sym in _written_symbols(kc):
+        if sym.type == UNKNOWN:
+            continue
+        value = sym.str_value()
+        if sym.type in (BOOL, TRISTATE):
+            if value == "n":
+                continue
+            out.append(f"--cfg={prefix}{sym.name}\n")
+        elif sym.type == HEX and not value.lower().startswith("0x"):
+            value = "0x" + value
+        out.append(f"--cfg={prefix}{sym.name}={escape_string_value(value)}\n")
+    return "".join(out)
+
+
+def _written_symbols(kc: Kconfig):
+    """Symbols in hash order that a ``.config`` would contain."""
+    for sym in kc.hash_order():
+        sym.calc_value()
+        if sym.write and sym.name is not None and not sym.is_choice:
+            yield sym
+
+
+# -- files on disk ------------------------------------------------------------------
+
+
+def write_file_atomic(path: str, text: str, keep_old: bool = True) -> bool:
+    """Write ``text`` to ``path`` through a temporary file and a rename,
+    keeping the previous file as ``path.old``.  Returns False (and leaves
+    everything untouched) when the content is unchanged."""
+    data = text.encode("utf-8", "surrogateescape")
+    try:
+        with open(path, "rb") as f:
+            if f.read() == data:
+                return False
+    except OSError:
+        pass
+    parent = os.path.dirname(path)
+    if parent:
+        os.makedirs(parent, exist_ok=True)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+        if keep_old and os.path.exists(path):
+            os.replace(path, path + ".old")
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return True

@@ -1,0 +1,266 @@
+"""Kconfig expressions: representation, tristate evaluation and printing.
+
+An expression is either a :class:`~kconfig_ls.kconfig.symbols.Symbol` or a
+small tuple ``(op, a, b)`` / ``(NOT, a)``.  ``None`` stands for "no
+condition", which evaluates to ``y`` (as a NULL ``struct expr *`` in the C
+tool).  Comparisons hold two symbols (constants are symbols too).
+
+Tristate values are the ints ``N=0``, ``M=1``, ``Y=2``, so ``and`` is
+``min``, ``or`` is ``max`` and ``not`` is ``2 - x``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Union
+
+if TYPE_CHECKING:
+    from .symbols import Symbol
+
+N, M, Y = 0, 1, 2
+TRI_STR = ("n", "m", "y")
+
+AND, OR, NOT, EQUAL, UNEQUAL, LTH, LEQ, GTH, GEQ = range(1, 10)
+COMPARISONS = frozenset({EQUAL, UNEQUAL, LTH, LEQ, GTH, GEQ})
+OP_TEXT = {AND: "&&", OR: "||", EQUAL: "=", UNEQUAL: "!=", LTH: "<", LEQ: "<=", GTH: ">", GEQ: ">="}
+TEXT_OP = {v: k for k, v in OP_TEXT.items()}
+
+Expr = Union["Symbol", tuple, None]
+
+# Symbol types.
+UNKNOWN, BOOL, TRISTATE, INT, HEX, STRING = range(6)
+TYPE_NAMES = ("unknown", "bool", "tristate", "int", "hex", "string")
+
+
+def and_expr(a: Expr, b: Expr) -> Expr:
+    """``a && b`` where ``None`` (yes) is the identity."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return (AND, a, b)
+
+
+def or_expr(a: Expr, b: Expr) -> Expr:
+    """``a || b`` where ``None`` means "nothing yet" (for reverse deps)."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return (OR, a, b)
+
+
+def eval_expr(e: Any) -> int:
+    """The tristate value of ``e`` under the current symbol values."""
+    if e is None:
+        return Y
+    if e.__class__ is not tuple:
+        return e.tri_value()
+    op = e[0]
+    if op == AND:
+        a = eval_expr(e[1])
+        b = eval_expr(e[2])
+        return a if a < b else b
+    if op == OR:
+        a = eval_expr(e[1])
+        b = eval_expr(e[2])
+        return a if a > b else b
+    if op == NOT:
+        return 2 - eval_expr(e[1])
+    return _eval_comparison(op, e[1], e[2])
+
+
+def _eval_comparison(op: int, left: Symbol, right: Symbol) -> int:
+    left.calc_value()
+    right.calc_value()
+    s1 = left.str_value()
+    s2 = right.str_value()
+    k1 = k2 = None
+    if left.type != STRING or right.type != STRING:
+        k1 = parse_number_for_type(s1, left.type)
+        k2 = parse_number_for_type(s2, right.type)
+    if k1 is None or k2 is None:
+        res = _strcmp(s1, s2)
+    else:
+        (v1, unsigned1), (v2, unsigned2) = k1, k2
+        if unsigned1 or unsigned2:
+            v1 &= 0xFFFFFFFFFFFFFFFF
+            v2 &= 0xFFFFFFFFFFFFFFFF
+        res = (v1 > v2) - (v1 < v2)
+    if op == EQUAL:
+        return Y if res == 0 else N
+    if op == UNEQUAL:
+        return Y if res != 0 else N
+    if op == LTH:
+        return Y if res < 0 else N
+    if op == LEQ:
+        return Y if res <= 0 else N
+    if op == GTH:
+        return Y if res > 0 else N
+    return Y if res >= 0 else N
+
+
+def _strcmp(s1: str, s2: str) -> int:
+    """C ``strcmp`` sign: byte order, which differs from code point order
+    only for non-ASCII text."""
+    if s1 == s2:
+        return 0
+    if not (s1.isascii() and s2.isascii()):
+        b1, b2 = s1.encode("utf-8", "surrogateescape"), s2.encode("utf-8", "surrogateescape")
+        return (b1 > b2) - (b1 < b2)
+    return 1 if s1 > s2 else -1
+
+
+_HEXDIGITS = frozenset("0123456789abcdefABCDEF")
+
+
+def strtoll(s: str, base: int) -> tuple[int, int, bool]:
+    """C ``strtoll``/``strtoull`` prefix parse: (value, end offset, overflow).
+
+    Handles leading white space, a sign, the ``0x`` prefix for base 16 and 0,
+    and octal for base 0.  ``end`` is 0 when no digits were read.  The value
+    is clamped to the signed 64-bit range when ``overflow`` is set.
+    """
+    n = len(s)
+    i = 0
+    while i < n and s[i] in " \t\n\v\f\r":
+        i += 1
+    neg = False
+    if i < n and s[i] in "+-":
+        neg = s[i] == "-"
+        i += 1
+    if base in (0, 16) and s[i : i + 2] in ("0x", "0X") and i + 2 < n and s[i + 2] in _HEXDIGITS:
+        i += 2
+        base = 16
+    elif base == 0:
+        base = 8 if s[i : i + 1] == "0" else 10
+    start = i
+    value = 0
+    while i < n:
+        d = _digit_value(s[i])
+        if d is None or d >= base:
+            break
+        value = value * base + d
+        i += 1
+    if i == start:
+        return 0, 0, False
+    if neg:
+        value = -value
+    overflow = not (-(1 << 63) <= value < (1 << 63))
+    return value, i, overflow
+
+
+def _digit_value(c: str) -> int | None:
+    if "0" <= c <= "9":
+        return ord(c) - 48
+    if "a" <= c <= "z":
+        return ord(c) - 87
+    if "A" <= c <= "Z":
+        return ord(c) - 55
+    return None
+
+
+def parse_number_for_type(s: str, typ: int) -> tuple[int, bool] | None:
+    """How the C tool reads a value for a comparison: (number, unsigned) or
+    ``None`` when it compares as a string (expr.c ``expr_parse_string``)."""
+    if typ in (BOOL, TRISTATE):
+        return {"n": 0, "m": 1, "y": 2}.get(s, -1), False
+    if typ == INT:
+        value, end, overflow = strtoll(s, 10)
+        unsigned = False
+    elif typ == HEX:
+        value, end, overflow = _strtoull(s, 16)
+        unsigned = True
+    else:
+        value, end, overflow = strtoll(s, 0)
+        unsigned = False
+    if overflow or end == 0 or end != len(s) or s[end - 1] not in _HEXDIGITS:
+        return None
+    return value, unsigned
+
+
+def _strtoull(s: str, base: int) -> tuple[int, int, bool]:
+    value, end, _ = strtoll(s, base)
+    magnitude = -value if value < 0 else value
+    overflow = magnitude >= (1 << 64)
+    return value & 0xFFFFFFFFFFFFFFFF, end, overflow
+
+
+def c_strtoll_value(s: str, base: int) -> int:
+    """``strtoll(s, NULL, base)`` as the C tool uses it for ranges."""
+    value, _end, overflow = strtoll(s, base)
+    if overflow:
+        return (1 << 63) - 1 if value > 0 else -(1 << 63)
+    return value
+
+
+# -- structure queries ---------------------------------------------------------
+
+
+def expr_symbols(e: Expr):
+    """Every symbol in ``e``, left to right (with repeats)."""
+    if e is None:
+        return
+    if e.__class__ is not tuple:
+        yield e
+        return
+    for sub in e[1:]:
+        yield from expr_symbols(sub)
+
+
+def contains_symbol(e: Expr, sym: Symbol) -> bool:
+    return any(s is sym for s in expr_symbols(e))
+
+
+def depends_on_symbol(e: Expr, sym: Symbol) -> bool:
+    """True when ``e`` can only be true if ``sym`` is (menu.c's
+    ``expr_depends_symbol``): ``sym``, ``sym=y``, ``sym=m``, ``sym!=n``, or
+    an ``&&`` with one such operand."""
+    if e is None:
+        return False
+    if e.__class__ is not tuple:
+        return e is sym
+    op = e[0]
+    if op == AND:
+        return depends_on_symbol(e[1], sym) or depends_on_symbol(e[2], sym)
+    if op == EQUAL:
+        return e[1] is sym and e[2].name in ("y", "m") and e[2].is_const
+    if op == UNEQUAL:
+        return e[1] is sym and e[2].name == "n" and e[2].is_const
+    return False
+
+
+# -- printing ------------------------------------------------------------------
+
+_PREC = {OR: 1, AND: 2, EQUAL: 3, UNEQUAL: 3, LTH: 4, LEQ: 4, GTH: 4, GEQ: 4, NOT: 5}
+
+
+def expr_to_str(e: Expr, sym_str=None) -> str:
+    """Print ``e`` as Kconfig source text, with the fewest parentheses that
+    keep its structure.  ``sym_str`` formats each symbol (default: its name,
+    quoted for string constants)."""
+    if e is None:
+        return "y"
+    fmt = sym_str or symbol_text
+    return _print(e, 0, fmt)
+
+
+def symbol_text(sym: Symbol) -> str:
+    if sym.is_const and sym.name not in ("y", "m", "n"):
+        return '"' + sym.name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return sym.name or "<choice>"
+
+
+def _print(e: Any, parent_prec: int, fmt) -> str:
+    if e.__class__ is not tuple:
+        return fmt(e)
+    op = e[0]
+    prec = _PREC[op]
+    if op == NOT:
+        text = "!" + _print(e[1], prec, fmt)
+    elif op in (AND, OR):
+        text = f"{_print(e[1], prec, fmt)} {OP_TEXT[op]} {_print(e[2], prec, fmt)}"
+    else:
+        text = f"{fmt(e[1])}{OP_TEXT[op]}{fmt(e[2])}"
+    if prec < parent_prec:
+        return "(" + text + ")"
+    return text

@@ -1,0 +1,283 @@
+"""Tokenizer for Kconfig files, statement by statement.
+
+Kconfig is line oriented: a statement is the tokens of one logical line
+(backslash-newline joins lines).  The rules follow the kernel's
+``scripts/kconfig/lexer.l``: keywords are only recognised as whole words,
+``$(...)`` inside a word or a quoted string is expanded on the spot by the
+preprocessor, ``NAME = value`` / ``:=`` / ``+=`` at the start of a statement
+takes the rest of the line verbatim, and the text after a ``help`` line is
+collected with the C lexer's exact indentation rules.
+
+Every token keeps its start and end offset in the file text, so callers can
+turn them into (line, column) spans.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from .preprocess import Preprocessor
+
+#: Token kinds that are not keywords.
+WORD = "WORD"
+QUOTE = "QUOTE"
+ASSIGN_VAL = "ASSIGN_VAL"
+
+KEYWORDS = frozenset(
+    """bool choice comment config def_bool def_tristate default depends endchoice
+    endif endmenu help hex if imply int mainmenu menu menuconfig modules on optional
+    prompt range select source string tristate visible""".split()
+)
+
+_TWO_CHAR_OPS = frozenset({"||", "&&", "!=", "<=", ">=", ":=", "+="})
+_ONE_CHAR_OPS = frozenset("=<>!()")
+_WORD_RE = re.compile(r"[A-Za-z0-9_$-]+")
+_BLANKS_RE = re.compile(r"[ \t]*")
+
+
+@dataclass(slots=True)
+class Token:
+    kind: str
+    value: str
+    start: int  # offset of the first character in the file text
+    end: int  # offset after the last character
+
+
+@dataclass(slots=True)
+class Statement:
+    """One logical line: its tokens, its line number (of the first token, as
+    the C tool reports it) and, for a ``help`` line, the help text."""
+
+    line: int
+    tokens: list[Token]
+    help_text: str | None = None
+    help_end_line: int = 0
+    follows_help: bool = False
+
+
+class LineIndex:
+    """Maps offsets in a text to 1-based lines and 0-based columns."""
+
+    def __init__(self, text: str):
+        self.starts = [0]
+        find = text.find
+        pos = find("\n")
+        while pos >= 0:
+            self.starts.append(pos + 1)
+            pos = find("\n", pos + 1)
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        index = bisect_right(self.starts, offset) - 1
+        return index + 1, offset - self.starts[index]
+
+    def offset(self, line: int, col: int) -> int:
+        return self.starts[line - 1] + col
+
+
+Warn = Callable[[int, str], None]
+
+
+class Lexer:
+    """Splits one file's text into :class:`Statement` objects."""
+
+    def __init__(self, text: str, filename: str, pp: Preprocessor, warn: Warn):
+        self.text = text
+        self.filename = filename
+        self.pp = pp
+        self.warn = warn  # (line, message)
+        self.pos = 0
+        self.line = 1
+
+    def statements(self) -> Iterator[Statement]:
+        text = self.text
+        n = len(text)
+        after_help = False
+        while True:
+            stmt = self._scan_statement(after_help)
+            if stmt is None:
+                break
+            if stmt.tokens:
+                if len(stmt.tokens) == 1 and stmt.tokens[0].kind == "help":
+                    self._scan_help(stmt)
+                    after_help = True
+                else:
+                    after_help = False
+                yield stmt
+            if self.pos >= n:
+                break
+        if n and not text.endswith("\n") and not after_help:
+            self.warn(self.line, "no new line at end of file")
+
+    # -- statements ------------------------------------------------------------
+    def _scan_statement(self, after_help: bool) -> Statement | None:
+        text = self.text
+        n = len(text)
+        if self.pos >= n:
+            return None
+        tokens: list[Token] = []
+        stmt = Statement(self.line, tokens, follows_help=after_help)
+        pp = self.pp
+        while self.pos < n:
+            pos = self.pos
+            c = text[pos]
+            if c == " " or c == "\t":
+                self.pos = _BLANKS_RE.match(text, pos).end()
+            elif c == "\n":
+                self.pos = pos + 1
+                self.line += 1
+                if tokens:
+                    return stmt
+                stmt.line = self.line
+            elif c == "#":
+                end = text.find("\n", pos)
+                self.pos = n if end < 0 else end
+            elif c == "\\" and text.startswith("\n", pos + 1):
+                self.pos = pos + 2
+                self.line += 1
+                if not tokens:
+                    stmt.line = self.line
+            elif c == '"' or c == "'":
+                tokens.append(self._scan_string(c))
+            elif c == "$" or c == "_" or c == "-" or (c.isascii() and c.isalnum()):
+                m = _WORD_RE.match(text, pos)
+                word = m.group()
+                if "$" in word:
+                    line_end = text.find("\n", pos)
+                    if line_end < 0:
+                        line_end = n
+                    pp.filename, pp.lineno = self.filename, self.line
+                    value, end = pp.expand_token(text[:line_end], pos)
+                    self.pos = end
+                    if value:
+                        tokens.append(Token(WORD, value, pos, end))
+                else:
+                    self.pos = m.end()
+                    kind = word if word in KEYWORDS else WORD
+                    tokens.append(Token(kind, word, pos, self.pos))
+            else:
+                two = text[pos : pos + 2]
+                if two in _TWO_CHAR_OPS:
+                    op = two
+                elif c in _ONE_CHAR_OPS:
+                    op = c
+                else:
+                    self.warn(self.line, f"ignoring unsupported character '{c}'")
+                    self.pos = pos + 1
+                    continue
+                self.pos = pos + len(op)
+                tokens.append(Token(op, op, pos, self.pos))
+                # "NAME = value" at the start of a statement: the rest of the
+                # line is the value, verbatim.
+                if (
+                    len(tokens) == 2
+                    and op in ("=", ":=", "+=")
+                    and tokens[0].kind == WORD
+                    and not after_help
+                ):
+                    self._scan_assign_value(tokens)
+        return stmt
+
+    def _scan_assign_value(self, tokens: list[Token]) -> None:
+        text = self.text
+        start = _BLANKS_RE.match(text, self.pos).end()
+        end = text.find("\n", start)
+        if end < 0:
+            end = len(text)
+        if end > start:
+            tokens.append(Token(ASSIGN_VAL, text[start:end], start, end))
+        self.pos = end
+
+    def _scan_string(self, quote: str) -> Token:
+        text = self.text
+        n = len(text)
+        start = self.pos
+        pos = start + 1
+        parts: list[str] = []
+        while pos < n:
+            c = text[pos]
+            if c == quote:
+                pos += 1
+                break
+            if c == "\n":
+                self.warn(self.line, "multi-line strings not supported")
+                break
+            if c == "\\":
+                if pos + 1 < n and text[pos + 1] != "\n":
+                    parts.append(text[pos + 1])
+                    pos += 2
+                else:
+                    pos += 1
+                continue
+            if c == "$":
+                line_end = text.find("\n", pos)
+                if line_end < 0:
+                    line_end = n
+                self.pp.filename, self.pp.lineno = self.filename, self.line
+                value, pos = self.pp.expand_dollar(text[:line_end], pos + 1)
+                parts.append(value)
+                continue
+            run_end = pos + 1
+            while run_end < n and text[run_end] not in "\\$\n'\"":
+                run_end += 1
+            parts.append(text[pos:run_end])
+            pos = run_end
+        self.pos = pos
+        return Token(QUOTE, "".join(parts), start, pos)
+
+    # -- help text -------------------------------------------------------------
+    def _scan_help(self, stmt: Statement) -> None:
+        """Collect help text after a ``help`` line, as lexer.l's HELP state."""
+        text = self.text
+        n = len(text)
+        pos = self.pos
+        line = self.line
+        first_ts = 0
+        last_ts = 0
+        buf: list[str] = []
+        while pos < n:
+            ws_end = _BLANKS_RE.match(text, pos).end()
+            if ws_end < n and text[ws_end] == "\n":
+                # A blank line: it ends the text when the next line starts
+                # in column 0 with something other than a newline.
+                nxt = ws_end + 1
+                pos = nxt
+                line += 1
+                if nxt < n and text[nxt] not in " \t\n":
+                    break
+                buf.append("\n")
+                continue
+            if ws_end > pos:
+                ts = 0
+                for ch in text[pos:ws_end]:
+                    ts = (ts & ~7) + 8 if ch == "\t" else ts + 1
+                last_ts = ts
+                if first_ts:
+                    if ts < first_ts:
+                        pos = ws_end
+                        break
+                    buf.append(" " * (ts - first_ts))
+                pos = ws_end
+                if pos >= n:
+                    break
+            eol = text.find("\n", pos)
+            if eol < 0:
+                eol = n
+            buf.append(text[pos:eol].rstrip(" \t"))
+            if not first_ts:
+                first_ts = last_ts
+            pos = eol
+            if pos >= n:
+                break
+            # The newline after a text line.
+            pos += 1
+            line += 1
+            if pos < n and text[pos] not in " \t\n":
+                break
+            buf.append("\n")
+        self.pos = pos
+        self.line = line
+        stmt.help_text = "".join(buf)
+        stmt.help_end_line = line

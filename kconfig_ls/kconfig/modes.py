@@ -1,0 +1,176 @@
+"""The configuration modes of ``scripts/kconfig/conf``: allno/allyes/allmod/
+alldef/rand (``conf_set_all_new_symbols``), yes2mod/mod2yes/mod2no
+(``conf_rewrite_tristates``) and the choice handling they share."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .expr import BOOL, TRISTATE, M, N, Y
+
+if TYPE_CHECKING:
+    from .tree import Kconfig
+
+DEF_DEFAULT, DEF_YES, DEF_MOD, DEF_NO, DEF_RANDOM = range(5)
+
+MODE_BY_NAME = {
+    "allnoconfig": DEF_NO,
+    "allyesconfig": DEF_YES,
+    "allmodconfig": DEF_MOD,
+    "alldefconfig": DEF_DEFAULT,
+    "randconfig": DEF_RANDOM,
+}
+
+
+class GlibcRandom:
+    """glibc's ``rand()`` after ``srand(seed)`` (the TYPE_3 additive
+    generator), so ``randconfig`` with ``KCONFIG_SEED`` matches the C tool."""
+
+    def __init__(self, seed: int):
+        seed &= 0xFFFFFFFF
+        if seed == 0:
+            seed = 1
+        r = [0] * 34
+        r[0] = seed if seed < 0x80000000 else seed - 0x100000000
+        for i in range(1, 31):
+            hi, lo = divmod(r[i - 1], 127773) if r[i - 1] >= 0 else _cdivmod(r[i - 1], 127773)
+            word = 16807 * lo - 2836 * hi
+            if word < 0:
+                word += 2147483647
+            r[i] = word
+        for i in range(31, 34):
+            r[i] = r[i - 31]
+        self.state = [x & 0xFFFFFFFF for x in r]
+        for _ in range(310):
+            self._next()
+
+    def _next(self) -> int:
+        s = self.state
+        value = (s[-31] + s[-3]) & 0xFFFFFFFF
+        s.append(value)
+        if len(s) > 64:
+            del s[: len(s) - 34]
+        return value >> 1
+
+    def rand(self) -> int:
+        return self._next()
+
+
+def _cdivmod(a: int, b: int) -> tuple[int, int]:
+    """C division (truncating toward zero)."""
+    q = abs(a) // abs(b)
+    if (a < 0) != (b < 0):
+        q = -q
+    return q, a - q * b
+
+
+def parse_probability(env_value: str | None) -> tuple[int, int, int]:
+    """``KCONFIG_PROBABILITY`` as (pby, pty, ptm); raises ValueError."""
+    pby, pty, ptm = 50, 33, 33
+    values: list[int] = []
+    text = env_value or ""
+    while text and len(values) < 3:
+        num = ""
+        i = 0
+        while i < len(text) and (text[i].isdigit() or (i == 0 and text[i] in "+-")):
+            num += text[i]
+            i += 1
+        tmp = int(num) if num not in ("", "+", "-") else 0
+        if not 0 <= tmp <= 100:
+            raise ValueError("KCONFIG_PROBABILITY")
+        values.append(tmp)
+        text = text[i + 1 :] if text[i : i + 1] == ":" else text[i:]
+        if not num:
+            break
+    if len(values) == 1:
+        pby = values[0]
+        ptm = pby // 2
+        pty = pby - ptm
+    elif len(values) == 2:
+        pty, ptm = values
+        pby = pty + ptm
+    elif len(values) == 3:
+        pby, pty, ptm = values
+    if pty + ptm > 100:
+        raise ValueError("KCONFIG_PROBABILITY")
+    return pby, pty, ptm
+
+
+def set_all_new_symbols(kc: Kconfig, mode: int, rng: GlibcRandom | None = None) -> bool:
+    """Give every symbol without a user value one (``conf_set_all_new_symbols``)."""
+    pby, pty, ptm = 50, 33, 33
+    if mode == DEF_RANDOM:
+        pby, pty, ptm = parse_probability(kc.env.get("KCONFIG_PROBABILITY"))
+    changed = False
+    order = kc.hash_order()
+    for sym in order:
+        if sym.has_user or sym.valid:
+            continue
+        gt = sym.get_type()
+        if gt != BOOL and gt != TRISTATE:
+            continue
+        changed = True
+        if mode == DEF_YES:
+            sym.user_tri = Y
+        elif mode == DEF_MOD:
+            sym.user_tri = M
+        elif mode == DEF_NO:
+            sym.user_tri = N
+        elif mode == DEF_RANDOM:
+            sym.user_tri = N
+            cnt = rng.rand() % 100
+            if sym.type == TRISTATE:
+                if cnt < pty:
+                    sym.user_tri = Y
+                elif cnt < pty + ptm:
+                    sym.user_tri = M
+            elif cnt < pby:
+                sym.user_tri = Y
+        else:
+            continue
+        if not (sym.is_choice and mode == DEF_RANDOM):
+            sym.has_user = True
+
+    kc.invalidate()
+
+    if mode != DEF_RANDOM:
+        for sym in order:
+            if (sym.is_choice and not sym.has_user) or sym.is_choice_value:
+                sym.need_set_choice_values = True
+
+    for choice in order:
+        if choice.has_user or not choice.is_choice:
+            continue
+        choice.calc_value()
+        if mode == DEF_RANDOM:
+            changed |= _randomize_choice_values(choice, rng)
+        else:
+            choice.set_all_choice_values()
+            changed = True
+    return changed
+
+
+def _randomize_choice_values(choice, rng: GlibcRandom) -> bool:
+    if choice.curr_tri != Y:
+        return False
+    values = choice.choice_values
+    pick = rng.rand() % len(values)
+    for i, value in enumerate(values):
+        if i == pick:
+            value.user_tri = Y
+            choice.user_selection = value
+        else:
+            value.user_tri = N
+        value.has_user = True
+        value.valid = False
+    choice.has_user = True
+    choice.valid = False
+    return True
+
+
+def rewrite_tristates(kc: Kconfig, old: int, new: int) -> None:
+    """``--yes2modconfig`` and friends."""
+    for sym in kc.hash_order():
+        if sym.get_type() == TRISTATE and sym.user_tri == old:
+            sym.user_tri = new
+    kc.invalidate()

@@ -1,0 +1,591 @@
+"""Statement parser: turns the lexer's statements into menu nodes, symbols
+and properties (the grammar of ``scripts/kconfig/parser.y``).
+
+Parsing is error tolerant: a statement that does not fit is reported as a
+diagnostic with its file and line and skipped, and parsing goes on with the
+next statement.  ``source`` statements are followed as they are met, because
+the preprocessor's variables are defined in source order.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from .errors import Diagnostic, KconfigError, Severity
+from .expr import (
+    AND,
+    BOOL,
+    EQUAL,
+    GEQ,
+    GTH,
+    HEX,
+    INT,
+    LEQ,
+    LTH,
+    NOT,
+    OR,
+    STRING,
+    TRISTATE,
+    TYPE_NAMES,
+    UNEQUAL,
+    UNKNOWN,
+    and_expr,
+)
+from .lexer import ASSIGN_VAL, QUOTE, WORD, Lexer, LineIndex, Statement, Token
+from .menu import (
+    P_CHOICE,
+    P_COMMENT,
+    P_DEFAULT,
+    P_IMPLY,
+    P_MENU,
+    P_PROMPT,
+    P_RANGE,
+    P_SELECT,
+    P_SYMBOL,
+    MenuNode,
+    Property,
+)
+
+if TYPE_CHECKING:
+    from .symbols import Symbol
+    from .tree import Kconfig
+
+_TYPE_KEYWORDS = {"bool": BOOL, "tristate": TRISTATE, "int": INT, "hex": HEX, "string": STRING}
+_CMP_OPS = {"=": EQUAL, "!=": UNEQUAL, "<": LTH, "<=": LEQ, ">": GTH, ">=": GEQ}
+# The C tool's names for types in messages.
+_C_TYPE_NAMES = {UNKNOWN: "unknown", BOOL: "bool", TRISTATE: "tristate", INT: "integer", HEX: "hex", STRING: "string"}
+
+# Old forms other Kconfig trees still use; accepted with a warning.
+_SOURCE_VARIANTS = {"source", "rsource", "osource", "orsource"}
+
+
+class ParseError(Exception):
+    """A statement that does not fit the grammar (caught per statement)."""
+
+
+class SourceFile:
+    """A parsed Kconfig file: its text and where it was sourced from."""
+
+    __slots__ = ("name", "path", "text", "_index", "included_from")
+
+    def __init__(self, name: str, path: str, text: str, included_from: tuple[str, int] | None):
+        self.name = name
+        self.path = path
+        self.text = text
+        self._index: LineIndex | None = None
+        self.included_from = included_from
+
+    @property
+    def index(self) -> LineIndex:
+        if self._index is None:
+            self._index = LineIndex(self.text)
+        return self._index
+
+
+class Builder:
+    """Builds the menu tree of one :class:`Kconfig` from its files."""
+
+    def __init__(self, kc: Kconfig):
+        self.kc = kc
+        self.current_menu: MenuNode = kc.root
+        self.current_entry: MenuNode | None = kc.root
+        self._last_child: dict[int, MenuNode] = {}
+        self.include_stack: list[tuple[str, int]] = []
+
+    # -- nodes and properties (menu.c's parse-time helpers) ---------------------
+    def add_entry(self, sym: Symbol | None, kind: str, file: str, line: int) -> MenuNode:
+        parent = self.current_menu
+        node = MenuNode(sym, parent, file, line, kind)
+        last = self._last_child.get(id(parent))
+        if last is None:
+            parent.list = node
+        else:
+            last.next = node
+        self._last_child[id(parent)] = node
+        self.current_entry = node
+        if sym is not None:
+            sym.nodes.append(node)
+            self.add_prop(P_SYMBOL, sym, None, file, line)
+        return node
+
+    def open_block(self, node: MenuNode) -> None:
+        self.current_menu = node
+
+    def close_block(self) -> None:
+        closed = self.current_menu
+        self.current_menu = closed.parent
+        self._last_child[id(self.current_menu)] = closed
+
+    def add_prop(self, kind: str, expr: Any, cond: Any, file: str, line: int) -> Property:
+        entry = self.current_entry
+        prop = Property(kind, expr, cond, entry, file, line)
+        sym = entry.sym if entry is not None else None
+        if sym is not None:
+            sym.props.append(prop)
+        return prop
+
+    def add_prompt(self, kind: str, text: str, cond: Any, file: str, line: int) -> Property:
+        prop = self.add_prop(kind, None, cond, file, line)
+        entry = self.current_entry
+        stripped = text.lstrip(" \t\n\v\f\r")
+        if stripped != text:
+            self.kc.warn(file, line, "leading whitespace ignored")
+        if entry.prompt is not None:
+            self.kc.warn(file, line, "prompt redefined")
+        if kind == P_PROMPT:
+            menu = entry.parent
+            while menu is not None:
+                if menu.visibility is not None:
+                    prop.cond = and_expr(prop.cond, menu.visibility)
+                menu = menu.parent
+        entry.prompt = prop
+        prop.text = stripped
+        return prop
+
+    def set_type(self, typ: int, file: str, line: int) -> None:
+        sym = self.current_entry.sym
+        if sym.type == typ:
+            return
+        if sym.type == UNKNOWN:
+            sym.type = typ
+            return
+        self.kc.warn(
+            file,
+            line,
+            f"ignoring type redefinition of '{sym.name or '<choice>'}' from "
+            f"'{_C_TYPE_NAMES[sym.type]}' to '{_C_TYPE_NAMES[typ]}'",
+        )
+
+    # -- files -------------------------------------------------------------------
+    def parse_file(self, name: str, included_from: tuple[str, int] | None = None) -> None:
+        path = self.kc.resolve_path(name)
+        if path is None:
+            if included_from is None:
+                raise KconfigError(f"can't find file {name}")
+            raise KconfigError(f"can't open file \"{name}\"", *included_from)
+        for parent_name, _line in self.include_stack:
+            if parent_name == name:
+                chain = "".join(
+                    f"  included from: {n}:{ln}\n" for n, ln in reversed(self.include_stack)
+                )
+                raise KconfigError(
+                    "Recursive inclusion detected.\nInclusion path:\n"
+                    f"  current file : {name}\n{chain}".rstrip("\n")
+                )
+        text = self.kc.read_file(path)
+        source = SourceFile(name, path, text, included_from)
+        self.kc.files[name] = source
+        FileParser(self, source).run()
+
+
+class FileParser:
+    """Parses the statements of one file into the shared :class:`Builder`."""
+
+    def __init__(self, builder: Builder, source: SourceFile):
+        self.b = builder
+        self.kc = builder.kc
+        self.source = source
+        self.file = source.name
+        self.blocks: list[tuple[str, MenuNode, int]] = []
+        #: What the current entry accepts as options: config, choice, menu,
+        #: comment, or None.
+        self.entry_kind: str | None = None
+        self.first_statement = True
+
+    def warn(self, line: int, message: str) -> None:
+        self.kc.warn(self.file, line, message)
+
+    def error(self, line: int, message: str, token: Token | None = None) -> None:
+        col = end_col = None
+        if token is not None:
+            line, col = self.source.index.line_col(token.start)
+            end_col = col + (token.end - token.start)
+        self.kc.add_diagnostic(
+            Diagnostic(self.file, line, message, Severity.ERROR, col or 0, end_col)
+        )
+
+    def run(self) -> None:
+        pp = self.kc.pp
+        lexer = Lexer(self.source.text, self.file, pp, self.warn)
+        for stmt in lexer.statements():
+            try:
+                self.statement(stmt)
+            except ParseError as exc:
+                self.error(stmt.line, str(exc))
+                self.entry_kind = None
+            self.first_statement = False
+        while self.blocks:
+            kind, node, line = self.blocks.pop()
+            self.error(line, "missing end statement for this entry")
+            self.b.close_block()
+
+    # -- dispatch ----------------------------------------------------------------
+    def statement(self, stmt: Statement) -> None:
+        toks = stmt.tokens
+        kind = toks[0].kind
+        line = stmt.line
+        in_choice = any(block[0] == "choice" for block in self.blocks)
+
+        if self.entry_kind == "config" and kind == WORD and toks[0].value in ("transitional", "option"):
+            if toks[0].value == "transitional":
+                self.opt_transitional(stmt)
+            else:
+                self.opt_option(stmt)
+            return
+        if self.entry_kind is not None:
+            handler = _OPTION_HANDLERS[self.entry_kind].get(kind)
+            if handler is not None:
+                handler(self, stmt)
+                return
+
+        self.entry_kind = None
+        if kind in ("config", "menuconfig"):
+            if in_choice and kind == "menuconfig":
+                raise ParseError("invalid statement")
+            self.config_entry(stmt, kind)
+        elif kind == "choice":
+            if in_choice:
+                raise ParseError("invalid statement")
+            self.choice_entry(stmt)
+        elif kind == "comment":
+            text = self.expect_end(toks, 1, quote=True)
+            self.b.add_entry(None, "comment", self.file, line)
+            self.b.add_prompt(P_COMMENT, text, None, self.file, line)
+            self.entry_kind = "comment"
+        elif kind == "menu":
+            if in_choice:
+                raise ParseError("invalid statement")
+            text = self.expect_end(toks, 1, quote=True)
+            node = self.b.add_entry(None, "menu", self.file, line)
+            self.b.add_prompt(P_MENU, text, None, self.file, line)
+            self.push_block("menu", node, line)
+            self.entry_kind = "menu"
+        elif kind == "if":
+            expr, pos = self.parse_expr(toks, 1)
+            self.expect_eol(toks, pos)
+            node = self.b.add_entry(None, "if", self.file, line)
+            node.dep = and_expr(node.dep, expr)
+            self.push_block("if", node, line)
+        elif kind in ("endmenu", "endchoice", "endif"):
+            self.expect_eol(toks, 1)
+            self.end_block(kind[3:], stmt)
+        elif kind == "source" or (kind == WORD and toks[0].value in _SOURCE_VARIANTS):
+            if in_choice:
+                raise ParseError("invalid statement")
+            self.source_statement(stmt)
+        elif kind == "mainmenu":
+            text = self.expect_end(toks, 1, quote=True)
+            if not self.first_statement or self.b.include_stack:
+                raise ParseError("syntax error: 'mainmenu' must be the first statement")
+            self.b.current_entry = self.kc.root
+            self.b.add_prompt(P_MENU, text, None, self.file, line)
+        elif kind == WORD and len(toks) >= 2 and toks[1].kind in ("=", ":=", "+="):
+            if in_choice:
+                raise ParseError("invalid statement")
+            value = toks[2].value if len(toks) > 2 and toks[2].kind == ASSIGN_VAL else ""
+            pp = self.kc.pp
+            pp.filename, pp.lineno = self.file, line
+            pp.assign(toks[0].value, value, toks[1].kind)
+        elif kind == WORD:
+            raise ParseError(f'unknown statement "{toks[0].value}"')
+        else:
+            raise ParseError("invalid statement")
+
+    def push_block(self, kind: str, node: MenuNode, line: int) -> None:
+        self.blocks.append((kind, node, line))
+        self.b.open_block(node)
+
+    def end_block(self, kind: str, stmt: Statement) -> None:
+        if not self.blocks:
+            raise ParseError(f"unexpected 'end{kind}' (no open '{kind}' block in this file)")
+        open_kind, node, _line = self.blocks[-1]
+        if open_kind != kind:
+            raise ParseError(f"unexpected 'end{kind}' within {open_kind} block")
+        self.blocks.pop()
+        node.end_line = stmt.line
+        self.b.close_block()
+
+    # -- entries -------------------------------------------------------------------
+    def config_entry(self, stmt: Statement, kind: str) -> None:
+        toks = stmt.tokens
+        if len(toks) != 2 or toks[1].kind != WORD:
+            raise ParseError(f"syntax error: expected a symbol name after '{kind}'")
+        sym = self.kc.lookup(toks[1].value)
+        sym.optional = True
+        node = self.b.add_entry(sym, kind, self.file, stmt.line)
+        node.name_span = (toks[1].start, toks[1].end)
+        self.entry_kind = "config"
+
+    def choice_entry(self, stmt: Statement) -> None:
+        toks = stmt.tokens
+        name = None
+        if len(toks) == 2 and toks[1].kind == WORD:
+            name = toks[1].value
+        elif len(toks) != 1:
+            raise ParseError("syntax error in 'choice'")
+        sym = self.kc.lookup_choice(name)
+        sym.no_write = True
+        node = self.b.add_entry(sym, "choice", self.file, stmt.line)
+        if name is not None:
+            node.name_span = (toks[1].start, toks[1].end)
+        self.b.add_prop(P_CHOICE, None, None, self.file, stmt.line)
+        self.push_block("choice", node, stmt.line)
+        self.entry_kind = "choice"
+
+    def source_statement(self, stmt: Statement) -> None:
+        toks = stmt.tokens
+        keyword = toks[0].value
+        path = self.expect_end(toks, 1, quote=True)
+        if keyword != "source":
+            self.warn(stmt.line, f"'{keyword}' is not supported by the Linux 6.1 C tool")
+            if keyword.startswith("o") and self.kc.resolve_path(self._relative(keyword, path)) is None:
+                return
+            path = self._relative(keyword, path)
+        self.kc.source_refs.append((self.file, toks[1].start, toks[1].end, path))
+        self.b.include_stack.append((self.file, stmt.line))
+        try:
+            self.b.parse_file(path, (self.file, stmt.line))
+        finally:
+            self.b.include_stack.pop()
+
+    def _relative(self, keyword: str, path: str) -> str:
+        if "r" in keyword and not os.path.isabs(path):
+            return os.path.normpath(os.path.join(os.path.dirname(self.file), path))
+        return path
+
+    # -- options -------------------------------------------------------------------
+    def opt_type(self, stmt: Statement) -> None:
+        toks = stmt.tokens
+        typ = _TYPE_KEYWORDS[toks[0].kind]
+        if self.entry_kind == "choice" and typ not in (BOOL, TRISTATE):
+            raise ParseError("invalid statement")
+        pos = 1
+        if pos < len(toks) and toks[pos].kind == QUOTE:
+            text = toks[pos].value
+            cond, pos = self.parse_if(toks, pos + 1)
+            self.expect_eol(toks, pos)
+            self.b.add_prompt(P_PROMPT, text, cond, self.file, stmt.line)
+        else:
+            self.expect_eol(toks, pos)
+        self.b.set_type(typ, self.file, stmt.line)
+
+    def opt_prompt(self, stmt: Statement) -> None:
+        toks = stmt.tokens
+        if len(toks) < 2 or toks[1].kind != QUOTE:
+            raise ParseError("syntax error: 'prompt' needs a quoted text")
+        cond, pos = self.parse_if(toks, 2)
+        self.expect_eol(toks, pos)
+        self.b.add_prompt(P_PROMPT, toks[1].value, cond, self.file, stmt.line)
+
+    def opt_default(self, stmt: Statement) -> None:
+        toks = stmt.tokens
+        kind = toks[0].kind
+        if self.entry_kind == "choice":
+            if kind != "default":
+                raise ParseError("invalid statement")
+            target = self.symbol_ref(toks, 1, allow_const=False)
+            cond, pos = self.parse_if(toks, 2)
+            self.expect_eol(toks, pos)
+            self.b.add_prop(P_DEFAULT, target, cond, self.file, stmt.line)
+            return
+        expr, pos = self.parse_expr(toks, 1)
+        cond, pos = self.parse_if(toks, pos)
+        self.expect_eol(toks, pos)
+        self.b.add_prop(P_DEFAULT, expr, cond, self.file, stmt.line)
+        if kind == "def_bool":
+            self.b.set_type(BOOL, self.file, stmt.line)
+        elif kind == "def_tristate":
+            self.b.set_type(TRISTATE, self.file, stmt.line)
+
+    def opt_select(self, stmt: Statement) -> None:
+        toks = stmt.tokens
+        target = self.symbol_ref(toks, 1, allow_const=False)
+        cond, pos = self.parse_if(toks, 2)
+        self.expect_eol(toks, pos)
+        kind = P_SELECT if toks[0].kind == "select" else P_IMPLY
+        self.b.add_prop(kind, target, cond, self.file, stmt.line)
+
+    def opt_range(self, stmt: Statement) -> None:
+        toks = stmt.tokens
+        low = self.symbol_ref(toks, 1, allow_const=True)
+        high = self.symbol_ref(toks, 2, allow_const=True)
+        cond, pos = self.parse_if(toks, 3)
+        self.expect_eol(toks, pos)
+        self.b.add_prop(P_RANGE, (low, high), cond, self.file, stmt.line)
+
+    def opt_modules(self, stmt: Statement) -> None:
+        self.expect_eol(stmt.tokens, 1)
+        self._set_modules(stmt.line)
+
+    def _set_modules(self, line: int) -> None:
+        sym = self.b.current_entry.sym
+        kc = self.kc
+        if kc.modules_sym is not None and kc.modules_sym is not sym:
+            self.error(
+                line,
+                f"symbol '{sym.name}' redefines option 'modules' already defined by symbol "
+                f"'{kc.modules_sym.name}'",
+            )
+            return
+        kc.modules_sym = sym
+
+    def opt_transitional(self, stmt: Statement) -> None:
+        self.expect_eol(stmt.tokens, 1)
+        self.b.current_entry.sym.transitional = True
+
+    def opt_option(self, stmt: Statement) -> None:
+        """``option env=...``/``defconfig_list``/``modules``/``allnoconfig_y``
+        from older Kconfig trees (gone from Linux 6.1)."""
+        toks = stmt.tokens
+        if len(toks) < 2 or toks[1].kind != WORD:
+            raise ParseError('unknown statement "option"')
+        name = toks[1].value
+        self.warn(stmt.line, f"'option {name}' is obsolete and not supported by the Linux 6.1 C tool")
+        if name == "modules":
+            self._set_modules(stmt.line)
+        elif name == "env" and len(toks) >= 4 and toks[2].kind == "=" and toks[3].kind == QUOTE:
+            sym = self.b.current_entry.sym
+            value = self.kc.pp.env.get(toks[3].value)
+            if value is not None:
+                default = self.kc.lookup_const(value)
+                self.b.add_prop(P_DEFAULT, default, None, self.file, stmt.line)
+            sym.no_write = True
+        elif name == "defconfig_list":
+            self.kc.defconfig_list_sym = self.b.current_entry.sym
+        elif name == "allnoconfig_y":
+            pass
+        else:
+            raise ParseError(f"unknown option \"{name}\"")
+
+    def opt_optional(self, stmt: Statement) -> None:
+        self.expect_eol(stmt.tokens, 1)
+        self.b.current_entry.sym.optional = True
+
+    def opt_depends(self, stmt: Statement) -> None:
+        toks = stmt.tokens
+        if len(toks) < 2 or toks[1].kind != "on":
+            raise ParseError("syntax error: expected 'depends on'")
+        expr, pos = self.parse_expr(toks, 2)
+        self.expect_eol(toks, pos)
+        entry = self.b.current_entry
+        entry.dep = and_expr(entry.dep, expr)
+
+    def opt_visible(self, stmt: Statement) -> None:
+        cond, pos = self.parse_if(stmt.tokens, 1)
+        self.expect_eol(stmt.tokens, pos)
+        entry = self.b.current_entry
+        entry.visibility = and_expr(entry.visibility, cond)
+
+    def opt_help(self, stmt: Statement) -> None:
+        entry = self.b.current_entry
+        text = stmt.help_text or ""
+        name = entry.sym.name if entry.sym is not None and entry.sym.name else "<choice>"
+        if entry.help is not None:
+            self.warn(
+                stmt.line,
+                f"'{name}' defined with more than one help text -- only the last one will be used",
+            )
+        if not text.strip(" \f\n\r\t\v"):
+            self.warn(stmt.line, f"'{name}' defined with blank help text")
+        entry.help = text
+        entry.end_line = max(entry.end_line, stmt.help_end_line - 1)
+
+    # -- expressions -----------------------------------------------------------------
+    def symbol_ref(self, toks: list[Token], pos: int, allow_const: bool) -> Symbol:
+        if pos >= len(toks):
+            raise ParseError("syntax error: expected a symbol")
+        tok = toks[pos]
+        if tok.kind == WORD:
+            sym = self.kc.lookup(tok.value)
+        elif tok.kind == QUOTE and allow_const:
+            sym = self.kc.lookup_const(tok.value)
+        else:
+            raise ParseError(f"syntax error: expected a symbol, got '{tok.value}'")
+        if not sym.is_const:
+            sym.refs.append((self.file, tok.start, tok.end))
+        return sym
+
+    def parse_if(self, toks: list[Token], pos: int) -> tuple[Any, int]:
+        if pos < len(toks) and toks[pos].kind == "if":
+            return self.parse_expr(toks, pos + 1)
+        return None, pos
+
+    def parse_expr(self, toks: list[Token], pos: int) -> tuple[Any, int]:
+        left, pos = self._parse_and(toks, pos)
+        while pos < len(toks) and toks[pos].kind == "||":
+            right, pos = self._parse_and(toks, pos + 1)
+            left = (OR, left, right)
+        return left, pos
+
+    def _parse_and(self, toks: list[Token], pos: int) -> tuple[Any, int]:
+        left, pos = self._parse_unary(toks, pos)
+        while pos < len(toks) and toks[pos].kind == "&&":
+            right, pos = self._parse_unary(toks, pos + 1)
+            left = (AND, left, right)
+        return left, pos
+
+    def _parse_unary(self, toks: list[Token], pos: int) -> tuple[Any, int]:
+        if pos >= len(toks):
+            raise ParseError("syntax error: unexpected end of expression")
+        kind = toks[pos].kind
+        if kind == "!":
+            operand, pos = self._parse_unary(toks, pos + 1)
+            return (NOT, operand), pos
+        if kind == "(":
+            inner, pos = self.parse_expr(toks, pos + 1)
+            if pos >= len(toks) or toks[pos].kind != ")":
+                raise ParseError("syntax error: missing ')'")
+            return inner, pos + 1
+        left = self.symbol_ref(toks, pos, allow_const=True)
+        pos += 1
+        if pos < len(toks) and toks[pos].kind in _CMP_OPS:
+            op = _CMP_OPS[toks[pos].kind]
+            right = self.symbol_ref(toks, pos + 1, allow_const=True)
+            return (op, left, right), pos + 2
+        return left, pos
+
+    # -- small helpers -----------------------------------------------------------------
+    def expect_eol(self, toks: list[Token], pos: int) -> None:
+        if pos < len(toks):
+            raise ParseError(f"syntax error: unexpected '{toks[pos].value}'")
+
+    def expect_end(self, toks: list[Token], pos: int, quote: bool) -> str:
+        if pos >= len(toks) or (quote and toks[pos].kind != QUOTE):
+            raise ParseError(f"syntax error: '{toks[0].value}' needs a quoted text")
+        self.expect_eol(toks, pos + 1)
+        return toks[pos].value
+
+
+_CONFIG_OPTIONS = {
+    **{kw: FileParser.opt_type for kw in _TYPE_KEYWORDS},
+    "prompt": FileParser.opt_prompt,
+    "default": FileParser.opt_default,
+    "def_bool": FileParser.opt_default,
+    "def_tristate": FileParser.opt_default,
+    "select": FileParser.opt_select,
+    "imply": FileParser.opt_select,
+    "range": FileParser.opt_range,
+    "modules": FileParser.opt_modules,
+    "depends": FileParser.opt_depends,
+    "help": FileParser.opt_help,
+}
+
+
+_OPTION_HANDLERS: dict[str, dict[str, Any]] = {
+    "config": {**_CONFIG_OPTIONS},
+    "choice": {
+        "prompt": FileParser.opt_prompt,
+        "bool": FileParser.opt_type,
+        "tristate": FileParser.opt_type,
+        "int": FileParser.opt_type,
+        "hex": FileParser.opt_type,
+        "string": FileParser.opt_type,
+        "optional": FileParser.opt_optional,
+        "default": FileParser.opt_default,
+        "depends": FileParser.opt_depends,
+        "help": FileParser.opt_help,
+    },
+    "menu": {"visible": FileParser.opt_visible, "depends": FileParser.opt_depends},
+    "comment": {"depends": FileParser.opt_depends},
+}

@@ -1,0 +1,397 @@
+"""A loaded Kconfig tree: the symbol table, the menu tree and its
+finalisation (dependency propagation, automatic sub-menus, choices), as
+``conf_parse`` and ``menu_finalize`` do in the kernel's C tool."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator, Mapping
+
+from .errors import Diagnostic, KconfigError, Severity
+from .expr import (
+    AND,
+    EQUAL,
+    NOT,
+    OR,
+    TRISTATE,
+    UNKNOWN,
+    and_expr,
+    contains_symbol,
+    depends_on_symbol,
+    or_expr,
+)
+from .menu import (
+    P_CHOICE,
+    P_DEFAULT,
+    P_IMPLY,
+    P_MENU,
+    P_PROMPT,
+    P_RANGE,
+    P_SELECT,
+    MenuNode,
+    Property,
+)
+from .parser import Builder, SourceFile
+from .preprocess import Preprocessor, ShellRunner
+from .symbols import SYM_M, SYM_N, SYM_Y, Symbol
+
+SYMBOL_HASHSIZE = 9973
+
+
+def symbol_hash(name: str) -> int:
+    """The bucket of ``name`` in the C tool's symbol table (FNV-1 over the
+    name's bytes as signed chars, modulo 9973); iteration order of
+    ``for_all_symbols`` depends on it."""
+    h = 2166136261
+    for b in name.encode("utf-8", "surrogateescape"):
+        if b >= 0x80:
+            b = (b - 256) & 0xFFFFFFFF
+        h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
+    return h % SYMBOL_HASHSIZE
+
+
+class Kconfig:
+    """A parsed and finalised Kconfig tree.
+
+    ``Kconfig("Kconfig", srctree=".", env=...)`` parses the top file and
+    everything it sources.  Fatal problems (a missing sourced file, a
+    preprocessor error) raise :class:`KconfigError`; everything else is
+    collected in :attr:`diagnostics` and parsing goes on.
+    """
+
+    def __init__(
+        self,
+        filename: str = "Kconfig",
+        srctree: str | None = None,
+        env: Mapping[str, str] | None = None,
+        shell: ShellRunner | None = None,
+        info: Callable[[str], None] | None = None,
+        warn_stream=None,
+    ):
+        if sys.getrecursionlimit() < 20000:
+            sys.setrecursionlimit(20000)
+        self.srctree = srctree if srctree is not None else os.environ.get("srctree", ".")
+        self.env = dict(env) if env is not None else dict(os.environ)
+        self.warn_stream = warn_stream
+        self.diagnostics: list[Diagnostic] = []
+        self.files: dict[str, SourceFile] = {}
+        self.source_refs: list[tuple[str, int, int, str]] = []
+        self.symbols: dict[str, Symbol] = {}
+        self.const_symbols: dict[str, Symbol] = {}
+        self.named_choices: dict[str, Symbol] = {}
+        self.all_symbols: list[Symbol] = []
+        self.choices: list[Symbol] = []
+        self.modules_sym: Symbol | None = None
+        self.modules_val = 0
+        self.defconfig_list_sym: Symbol | None = None
+        self.unmet: list[Symbol] = []
+        self.unmet_callback: Callable[[Symbol], None] | None = None
+        self.root = MenuNode(None, None, filename, 1, "root")
+        self.top_file = filename
+        self._checked: set[Symbol] = set()
+        self.pp = Preprocessor(env=self.env, shell=shell, info=info or print, warn=self._pp_warning)
+
+        Builder(self).parse_file(filename)
+        if self.modules_sym is None:
+            self.modules_sym = SYM_N
+        if self.root.prompt is None:
+            self.root.prompt = Property(P_MENU, None, None, self.root, filename, 1)
+            self.root.prompt.text = "Main menu"
+        self._finalize(self.root)
+        self._index_properties()
+        self._hash_order: list[Symbol] | None = None
+        #: The C tool's "configuration changed" flag (conf_set_changed).
+        self.conf_changed = True
+
+    # -- messages ----------------------------------------------------------------
+    def add_diagnostic(self, diag: Diagnostic) -> None:
+        self.diagnostics.append(diag)
+        if self.warn_stream is not None:
+            if diag.severity is Severity.WARNING:
+                self.warn_stream.write(f"{diag.file}:{diag.line}:warning: {diag.message}\n")
+            else:
+                self.warn_stream.write(f"{diag.file}:{diag.line}: {diag.message}\n")
+
+    def warn(self, file: str, line: int, message: str) -> None:
+        self.add_diagnostic(Diagnostic(file, line, message, Severity.WARNING))
+
+    def _pp_warning(self, message: str) -> None:
+        if self.warn_stream is not None:
+            self.warn_stream.write(message + "\n")
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity is Severity.ERROR]
+
+    def report_unmet_dependency(self, sym: Symbol) -> None:
+        self.unmet.append(sym)
+        if self.unmet_callback is not None:
+            self.unmet_callback(sym)
+
+    # -- files -------------------------------------------------------------------
+    def resolve_path(self, name: str) -> str | None:
+        candidates = [name] if os.path.isabs(name) else [os.path.join(self.srctree, name)]
+        for path in candidates:
+            if os.path.isfile(path):
+                return path
+        return None
+
+    def resolve_config_path(self, name: str) -> str | None:
+        """Where a config file named ``name`` is found, as ``zconf_fopen``
+        looks: as given, then below ``srctree``."""
+        if os.path.isfile(name):
+            return name
+        if not os.path.isabs(name):
+            path = os.path.join(self.srctree, name)
+            if os.path.isfile(path):
+                return path
+        return None
+
+    def read_file(self, path: str) -> str:
+        with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:
+            return f.read()
+
+    # -- the symbol table ----------------------------------------------------------
+    def _new_symbol(self, name: str | None) -> Symbol:
+        sym = Symbol(self, name, len(self.all_symbols))
+        self.all_symbols.append(sym)
+        return sym
+
+    def lookup(self, name: str) -> Symbol:
+        """The symbol ``name`` as written unquoted (``sym_lookup(name, 0)``)."""
+        sym = self.symbols.get(name)
+        if sym is None:
+            if name in ("y", "m", "n"):
+                return _TRISTATE_CONSTS[name]
+            sym = self.symbols[name] = self._new_symbol(name)
+        return sym
+
+    def lookup_const(self, name: str) -> Symbol:
+        """A quoted constant, e.g. ``"64"`` in ``default "64"``."""
+        sym = self.const_symbols.get(name)
+        if sym is None:
+            if name in ("y", "m", "n"):
+                return _TRISTATE_CONSTS[name]
+            sym = self.const_symbols[name] = self._new_symbol(name)
+            sym.is_const = True
+        return sym
+
+    def lookup_choice(self, name: str | None) -> Symbol:
+        sym = self.named_choices.get(name) if name is not None else None
+        if sym is None:
+            sym = self._new_symbol(name)
+            sym.is_choice = True
+            self.choices.append(sym)
+            if name is not None:
+                self.named_choices[name] = sym
+        return sym
+
+    def find(self, name: str) -> Symbol | None:
+        """``sym_find``: a defined or referenced symbol by name (no consts)."""
+        if name in ("y", "m", "n"):
+            return _TRISTATE_CONSTS[name]
+        return self.symbols.get(name) or self.named_choices.get(name)
+
+    def hash_order(self) -> list[Symbol]:
+        """Every symbol in the order ``for_all_symbols`` visits them."""
+        if self._hash_order is None:
+            self._hash_order = sorted(
+                self.all_symbols,
+                key=lambda s: (symbol_hash(s.name) if s.name else 0, -s.index),
+            )
+        return self._hash_order
+
+    def defined_symbols(self) -> Iterator[Symbol]:
+        """Symbols with at least one definition, in definition order."""
+        for sym in self.all_symbols:
+            if sym.nodes and not sym.is_choice:
+                yield sym
+
+    def undefined_references(self) -> list[Symbol]:
+        """Symbols referenced but defined nowhere in this tree."""
+        return [
+            s
+            for s in self.all_symbols
+            if not s.nodes and not s.is_const and not s.is_choice and s.refs and not _is_number(s.name)
+        ]
+
+    # -- values ------------------------------------------------------------------
+    def invalidate(self) -> None:
+        """Forget every computed value (``sym_clear_all_valid``)."""
+        for sym in self.all_symbols:
+            sym.valid = False
+        self.conf_changed = True
+        self.modules_sym.calc_value()
+
+    # -- finalisation (menu.c) -------------------------------------------------------
+    def _finalize(self, parent: MenuNode) -> None:  # noqa: C901 - mirrors menu_finalize
+        sym = parent.sym
+        if parent.list is not None:
+            if sym is not None and sym.is_choice:
+                if sym.type == UNKNOWN:
+                    for child in parent.children():
+                        if child.sym is not None and child.sym.type != UNKNOWN:
+                            sym.type = child.sym.type
+                            break
+                for child in parent.children():
+                    if child.sym is not None and child.sym.type == UNKNOWN:
+                        child.sym.type = sym.type
+                parentdep = sym
+            else:
+                parentdep = parent.dep
+            for child in parent.children():
+                basedep = and_expr(parentdep, rewrite_m(child.dep, self.modules_sym))
+                child.dep = basedep
+                if child.sym is not None:
+                    props = child.sym.props
+                else:
+                    props = [child.prompt] if child.prompt is not None else []
+                for prop in props:
+                    if prop.node is not child:
+                        continue
+                    dep = and_expr(basedep, rewrite_m(prop.cond, self.modules_sym))
+                    prop.cond = dep
+                    if prop.kind == P_SELECT:
+                        target = prop.expr
+                        target.rev_dep = or_expr(target.rev_dep, and_expr(child.sym, dep))
+                    elif prop.kind == P_IMPLY:
+                        target = prop.expr
+                        target.implied = or_expr(target.implied, and_expr(child.sym, dep))
+            child = parent.list
+            while child is not None:
+                self._finalize(child)
+                child = child.next
+        elif sym is not None:
+            self._make_auto_menu(parent, sym)
+            sym.dir_dep = or_expr(sym.dir_dep, parent.dep)
+
+        child = parent.list
+        while child is not None:
+            csym = child.sym
+            if sym is not None and sym.is_choice and csym is not None and not csym.is_choice_value:
+                self._add_choice_value(sym, child, csym)
+            if child.list is not None and child.prompt is None:
+                # Flatten 'if' blocks and the sub-menus of promptless symbols.
+                last = child.list
+                while True:
+                    last.parent = parent
+                    if last.next is None:
+                        break
+                    last = last.next
+                last.next = child.next
+                child.next = child.list
+                child.list = None
+            child = child.next
+
+        if sym is not None and sym not in self._checked:
+            self._checked.add(sym)
+            if sym.type == UNKNOWN:
+                self.warn(parent.file, parent.line, "config symbol defined without type")
+            if sym.is_choice and parent.prompt is None:
+                self.warn(parent.file, parent.line, "choice must have a prompt")
+        if sym is not None and not sym.optional and parent.prompt is not None:
+            sym.rev_dep = or_expr(sym.rev_dep, and_expr(parent.prompt.cond, SYM_M))
+
+    def _make_auto_menu(self, node: MenuNode, sym: Symbol) -> None:
+        """Move the entries after ``node`` that depend on its symbol below
+        it (the automatic sub-menus of menu.c)."""
+        basedep_terms = _and_terms(node.prompt.cond) if node.prompt is not None else []
+        last = None
+        nxt = node.next
+        while nxt is not None:
+            dep = nxt.prompt.cond if nxt.prompt is not None else nxt.dep
+            if not contains_symbol(dep, sym):
+                break
+            if not depends_on_symbol(dep, sym):
+                dep_terms = _and_terms(dep)
+                if not all(term in dep_terms for term in basedep_terms):
+                    break
+            self._finalize(nxt)
+            nxt.parent = node
+            last = nxt
+            nxt = nxt.next
+        if last is not None:
+            node.list = node.next
+            node.next = last.next
+            last.next = None
+
+    def _add_choice_value(self, choice: Symbol, node: MenuNode, sym: Symbol) -> None:
+        sym.is_choice_value = True
+        if node.prompt is None:
+            self.warn(node.file, node.line, "choice value must have a prompt")
+        for prop in sym.props:
+            if prop.kind == P_DEFAULT:
+                self.warn(prop.file, prop.line, "defaults for choice values not supported")
+            if prop.node is node:
+                continue
+            if prop.kind == P_PROMPT and prop.node.parent.sym is not choice:
+                self.warn(prop.file, prop.line, "choice value used outside its choice group")
+        if choice.type == TRISTATE and sym.type != TRISTATE:
+            basedep = (EQUAL, choice, SYM_Y)
+            node.dep = and_expr(basedep, node.dep)
+            for prop in sym.props:
+                if prop.node is node:
+                    prop.cond = and_expr(basedep, prop.cond)
+        sym.props.append(Property(P_CHOICE, choice, None, node, node.file, node.line))
+        if sym.choice is None:
+            sym.choice = choice
+        choice.choice_values.append(sym)
+
+    def _index_properties(self) -> None:
+        for sym in self.all_symbols:
+            props = sym.props
+            if not props:
+                continue
+            sym.prompts = [p for p in props if p.text is not None]
+            sym.defaults = [p for p in props if p.kind == P_DEFAULT]
+            sym.ranges = [p for p in props if p.kind == P_RANGE]
+            sym.selects = [p for p in props if p.kind == P_SELECT]
+            sym.implies = [p for p in props if p.kind == P_IMPLY]
+
+    # -- iteration -------------------------------------------------------------------
+    def walk(self) -> Iterator[MenuNode]:
+        """Every menu node in menu order."""
+        return self.root.walk()
+
+    @property
+    def mainmenu_text(self) -> str:
+        return self.root.prompt.text
+
+
+_TRISTATE_CONSTS = {"y": SYM_Y, "m": SYM_M, "n": SYM_N}
+
+
+def rewrite_m(e, modules_sym: Symbol):
+    """Turn each ``m`` in a dependency into ``m && MODULES`` so it is ``n``
+    when modules are off."""
+    if e is None:
+        return None
+    if e.__class__ is not tuple:
+        if e is SYM_M:
+            return (AND, e, modules_sym)
+        return e
+    op = e[0]
+    if op == NOT:
+        return (NOT, rewrite_m(e[1], modules_sym))
+    if op == AND or op == OR:
+        return (op, rewrite_m(e[1], modules_sym), rewrite_m(e[2], modules_sym))
+    return e
+
+
+def _and_terms(e) -> list:
+    if e is None:
+        return []
+    if e.__class__ is tuple and e[0] == AND:
+        return _and_terms(e[1]) + _and_terms(e[2])
+    return [e]
+
+
+def _is_number(name: str | None) -> bool:
+    if not name:
+        return False
+    s = name[1:] if name.startswith("-") else name
+    if s[:2].lower() == "0x":
+        s = s[2:]
+        return bool(s) and all(c in "0123456789abcdefABCDEF" for c in s)
+    return s.isdigit()
