@@ -223,14 +223,19 @@ def read_defconfig_list(kc: Kconfig) -> str | None:
 # -- writing -----------------------------------------------------------------------
 
 
-def symbol_line(kc: Kconfig, sym: Symbol, n_as_unset: bool = True, escape: bool = True) -> str | None:
-    """One symbol as a ``.config`` line (without the newline)."""
+N_AS_UNSET, N_NONE, N_AS_VALUE = "unset", "none", "value"
+
+
+def symbol_line(kc: Kconfig, sym: Symbol, n_style: str = N_AS_UNSET, escape: bool = True) -> str | None:
+    """One symbol as a line (without the newline): ``.config`` style by
+    default; ``n_style`` says how ``n`` shows (``# ... is not set``, not at
+    all as in auto.conf, or ``=n`` as ``listnewconfig`` prints)."""
     if sym.type == UNKNOWN:
         return None
     prefix = config_prefix(kc)
     value = sym.str_value()
-    if (sym.type == BOOL or sym.type == TRISTATE) and value == "n":
-        return f"# {prefix}{sym.name} is not set" if n_as_unset else None
+    if (sym.type == BOOL or sym.type == TRISTATE) and value == "n" and n_style != N_AS_VALUE:
+        return f"# {prefix}{sym.name} is not set" if n_style == N_AS_UNSET else None
     if sym.type == STRING and escape:
         value = escape_string_value(value)
     return f"{prefix}{sym.name}={value}"
@@ -373,7 +378,7 @@ def autoconf_text(kc: Kconfig) -> str:
     """``include/config/auto.conf``."""
     out = [header(kc)]
     for sym in _written_symbols(kc):
-        line = symbol_line(kc, sym, n_as_unset=False, escape=False)
+        line = symbol_line(kc, sym, N_NONE, escape=False)
         if line is not None:
             out.append(line + "\n")
     return "".join(out)

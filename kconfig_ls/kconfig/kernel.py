@@ -174,6 +174,9 @@ def kernel_env(
             "KCONFIG_DEFCONFIG_LIST": _defconfig_list(srcarch, defconfig),
         }
     )
+    if srcarch == "um":
+        # arch/um/Makefile exports the host arch it builds on.
+        env["HEADER_ARCH"] = "x86" if subarch in ("x86", "i386", "x86_64") else subarch
     if "KCONFIG_CONFIG" not in env:
         env["KCONFIG_CONFIG"] = ".config"
     for var in ("CLANG_FLAGS", "KBUILD_KCONFIG"):

@@ -27,9 +27,9 @@ QUOTE = "QUOTE"
 ASSIGN_VAL = "ASSIGN_VAL"
 
 KEYWORDS = frozenset(
-    """bool choice comment config def_bool def_tristate default depends endchoice
-    endif endmenu help hex if imply int mainmenu menu menuconfig modules on optional
-    prompt range select source string tristate visible""".split()
+    """bool choice comment config def_bool def_tristate default depends endchoice endif
+    endmenu help hex if imply int mainmenu menu menuconfig modules on optional prompt
+    range select source string tristate visible""".split()
 )
 
 _TWO_CHAR_OPS = frozenset({"||", "&&", "!=", "<=", ">=", ":=", "+="})

@@ -27,7 +27,6 @@ from .expr import (
     OR,
     STRING,
     TRISTATE,
-    TYPE_NAMES,
     UNEQUAL,
     UNKNOWN,
     and_expr,

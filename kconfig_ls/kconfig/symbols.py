@@ -91,6 +91,18 @@ class Symbol:
         self.user_selection: Symbol | None = None
         self.warned_unmet = False
 
+    def reset_state(self) -> None:
+        """Back to the state of a freshly parsed tree (no values, no user
+        input), as a new run of the C tool would start."""
+        self.valid = self.write = self.written = self.need_set_choice_values = False
+        self.curr_tri = self.visible = N
+        self.dir_dep_tri = self.rev_dep_tri = self.implied_tri = N
+        self.curr_val = None
+        self.has_user = False
+        self.user_tri = N
+        self.user_val = None
+        self.selection = self.user_selection = None
+
     def __repr__(self) -> str:
         kind = "choice" if self.is_choice else "const" if self.is_const else "symbol"
         return f"<{kind} {self.name or '<choice>'} {TYPE_NAMES[self.type]}>"

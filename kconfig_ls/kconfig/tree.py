@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
 
-from .errors import Diagnostic, KconfigError, Severity
+from .errors import Diagnostic, Severity
 from .expr import (
     AND,
     EQUAL,
@@ -33,7 +33,7 @@ from .menu import (
     Property,
 )
 from .parser import Builder, SourceFile
-from .preprocess import Preprocessor, ShellRunner
+from .preprocess import Preprocessor, ShellRunner, run_shell
 from .symbols import SYM_M, SYM_N, SYM_Y, Symbol
 
 SYMBOL_HASHSIZE = 9973
@@ -90,6 +90,11 @@ class Kconfig:
         self.root = MenuNode(None, None, filename, 1, "root")
         self.top_file = filename
         self._checked: set[Symbol] = set()
+        if shell is None:
+            # Commands see the tree as their working directory, as under make.
+            def shell(command: str) -> str:
+                return run_shell(command, cwd=self.srctree, env=self.env)
+
         self.pp = Preprocessor(env=self.env, shell=shell, info=info or print, warn=self._pp_warning)
 
         Builder(self).parse_file(filename)
@@ -217,6 +222,14 @@ class Kconfig:
         ]
 
     # -- values ------------------------------------------------------------------
+    def reset_values(self) -> None:
+        """Forget all values and user input, as a fresh run of conf."""
+        for sym in self.all_symbols:
+            sym.reset_state()
+        self.modules_val = 0
+        self.unmet.clear()
+        self.conf_changed = True
+
     def invalidate(self) -> None:
         """Forget every computed value (``sym_clear_all_valid``)."""
         for sym in self.all_symbols:

@@ -1,0 +1,370 @@
+"""``kconfig-ls`` command line: ``conf`` (a drop-in for the kernel's
+``scripts/kconfig/conf``), ``config`` (configure a kernel tree without
+make), and ``demo`` (the bundled example)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+from .kconfig import session
+from .kconfig.configfile import N_AS_VALUE, symbol_line
+from .kconfig.errors import KconfigError, Severity
+from .kconfig.kernel import kernel_env
+from .kconfig.newconfig import new_symbols
+from .kconfig.tree import Kconfig
+
+CONF_MODES = (
+    "oldaskconfig",
+    "oldconfig",
+    "syncconfig",
+    "defconfig",
+    "savedefconfig",
+    "allnoconfig",
+    "allyesconfig",
+    "allmodconfig",
+    "alldefconfig",
+    "randconfig",
+    "listnewconfig",
+    "helpnewconfig",
+    "olddefconfig",
+    "yes2modconfig",
+    "mod2yesconfig",
+    "mod2noconfig",
+)
+CONFIG_MODES = (
+    "allnoconfig",
+    "allyesconfig",
+    "allmodconfig",
+    "alldefconfig",
+    "defconfig",
+    "olddefconfig",
+    "savedefconfig",
+    "listnewconfig",
+)
+
+
+def _message(text: str) -> None:
+    sys.stdout.write(f"#\n# {text}\n#\n")
+
+
+def _print_warnings(diags) -> None:
+    for d in diags:
+        if d.severity is Severity.WARNING:
+            sys.stderr.write(f"{d.file}:{d.line}:warning: {d.message}\n")
+        else:
+            sys.stderr.write(f"{d.file}:{d.line}: {d.message}\n")
+
+
+def _print_unmet(sym) -> None:
+    from .kconfig.explain_text import unmet_dependency_text
+
+    sys.stderr.write(unmet_dependency_text(sym))
+
+
+def _load(kconfig: str, env: dict[str, str] | None, srctree: str | None) -> Kconfig:
+    kc = Kconfig(kconfig, srctree=srctree, env=env, warn_stream=sys.stderr)
+    kc.unmet_callback = _print_unmet
+    if kc.errors:
+        raise SystemExit(1)
+    return kc
+
+
+# -- conf ----------------------------------------------------------------------------
+
+
+def conf_main(argv: list[str]) -> int:
+    """The ``scripts/kconfig/conf`` interface: same options, messages and
+    exit codes."""
+    mode = "oldaskconfig"
+    mode_arg: str | None = None
+    silent = False
+    kconfig: str | None = None
+    args = list(argv)
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg in ("-h", "--help"):
+            _conf_usage()
+            return 1
+        if arg == "-s" or arg == "--silent":
+            silent = True
+        elif arg.startswith("--"):
+            name, _, value = arg[2:].partition("=")
+            if name not in CONF_MODES:
+                sys.stderr.write(f"conf: unrecognized option '{arg}'\n")
+                return 1
+            mode = name
+            if name in ("defconfig", "savedefconfig"):
+                if not value:
+                    i += 1
+                    if i >= len(args):
+                        sys.stderr.write(f"conf: option '--{name}' requires an argument\n")
+                        return 1
+                    value = args[i]
+                mode_arg = value
+        else:
+            kconfig = arg
+        i += 1
+    if kconfig is None:
+        sys.stderr.write("conf: Kconfig file missing\n")
+        _conf_usage()
+        return 1
+    if mode == "syncconfig":
+        silent = True
+    message = None if silent else _message
+    env = dict(os.environ)
+    seed = None
+    if mode == "randconfig":
+        seed = _randconfig_seed(env)
+    try:
+        kc = _load(kconfig, env, None)
+    except KconfigError as exc:
+        sys.stderr.write(f"{exc}\n")
+        return 1
+    return _run_conf_mode(kc, mode, mode_arg, message, seed)
+
+
+def _randconfig_seed(env: dict[str, str]) -> int:
+    seed = None
+    text = env.get("KCONFIG_SEED")
+    if text:
+        try:
+            seed = int(text, 0) & 0xFFFFFFFF
+        except ValueError:
+            seed = None
+    if seed is None:
+        now = time.time()
+        seed = ((int(now) + 1) * (int((now % 1) * 1_000_000) + 1)) & 0xFFFFFFFF
+    sys.stdout.write(f"KCONFIG_SEED=0x{seed:X}\n")
+    return seed
+
+
+def _run_conf_mode(kc: Kconfig, mode: str, mode_arg: str | None, message, seed) -> int:
+    env = kc.env
+    result = None
+    if mode == "defconfig":
+        result = session.read_user_config(kc, mode_arg, None)
+        if result is None:
+            sys.stderr.write(f'***\n*** Can\'t find default configuration "{mode_arg}"!\n***\n')
+            return 1
+    elif mode in ("allnoconfig", "allyesconfig", "allmodconfig", "alldefconfig", "randconfig"):
+        allconfig = env.get("KCONFIG_ALLCONFIG")
+        if allconfig is not None:
+            from .kconfig import configfile
+
+            if allconfig not in ("", "1"):
+                path = kc.resolve_config_path(allconfig)
+                if path is None:
+                    sys.stderr.write(f'*** Can\'t read seed configuration "{allconfig}"!\n')
+                    return 1
+                result = configfile.read_config_simple(kc, path, allconfig)
+            else:
+                name = {"allnoconfig": "allno.config", "allyesconfig": "allyes.config",
+                        "allmodconfig": "allmod.config", "alldefconfig": "alldef.config",
+                        "randconfig": "allrandom.config"}[mode]  # fmt: skip
+                path = kc.resolve_config_path(name)
+                shown = name
+                if path is None:
+                    path = kc.resolve_config_path("all.config")
+                    shown = "all.config"
+                if path is None:
+                    sys.stderr.write(
+                        f'*** KCONFIG_ALLCONFIG set, but no "{name}" or "all.config" file found\n'
+                    )
+                    return 1
+                result = configfile.read_config_simple(kc, path, shown)
+    else:
+        result = session.read_user_config(kc, None, message)
+    if result is not None:
+        _print_warnings(result.warnings)
+        if result.warnings and env.get("KCONFIG_WERROR"):
+            return 1
+
+    no_write = False
+    if mode == "syncconfig" and env.get("KCONFIG_NOSILENTUPDATE"):
+        if kc.conf_changed:
+            sys.stderr.write("\n*** The configuration requires explicit update.\n\n")
+            return 1
+        no_write = True
+
+    if mode in ("oldaskconfig", "oldconfig", "listnewconfig", "helpnewconfig"):
+        if mode == "listnewconfig":
+            for sym in new_symbols(kc):
+                line = symbol_line(kc, sym, N_AS_VALUE)
+                if line is not None:
+                    sys.stdout.write(line + "\n")
+            return 0
+        if mode in ("helpnewconfig", "oldaskconfig", "oldconfig"):
+            sys.stderr.write(f"kconfig-ls conf: --{mode} is not supported yet\n")
+            return 2
+    else:
+        session.apply_mode(kc, mode, seed)
+
+    if kc.unmet and env.get("KCONFIG_WERROR"):
+        return 1
+
+    if mode == "savedefconfig":
+        try:
+            session.write_min_config(kc, mode_arg)
+        except OSError:
+            sys.stderr.write(f"n*** Error while saving defconfig to: {mode_arg}\n\n")
+            return 1
+        return 0
+    try:
+        if not no_write:
+            session.write_config(kc, None, message)
+    except (OSError, session.ConfError) as exc:
+        sys.stderr.write(f"{exc}\n\n*** Error during writing of the configuration.\n\n")
+        return 1
+    try:
+        session.write_autoconf(kc, overwrite=mode == "syncconfig")
+    except OSError:
+        if mode == "syncconfig":
+            sys.stderr.write("\n*** Error during sync of the configuration.\n\n")
+            return 1
+    return 0
+
+
+def _conf_usage() -> None:
+    sys.stdout.write(
+        "Usage: kconfig-ls conf [options] <kconfig-file>\n\n"
+        "Generic options:\n"
+        "  -h, --help              Print this message and exit.\n"
+        "  -s, --silent            Do not print log.\n\n"
+        "Mode options:\n"
+        "  --listnewconfig         List new options\n"
+        "  --helpnewconfig         List new options and help text\n"
+        "  --oldaskconfig          Start a new configuration using a line-oriented program\n"
+        "  --oldconfig             Update a configuration using a provided .config as base\n"
+        "  --syncconfig            Similar to oldconfig but generates configuration in\n"
+        "                          include/{generated/,config/}\n"
+        "  --olddefconfig          Same as oldconfig but sets new symbols to their default value\n"
+        "  --defconfig <file>      New config with default defined in <file>\n"
+        "  --savedefconfig <file>  Save the minimal current configuration to <file>\n"
+        "  --allnoconfig           New config where all options are answered with no\n"
+        "  --allyesconfig          New config where all options are answered with yes\n"
+        "  --allmodconfig          New config where all options are answered with mod\n"
+        "  --alldefconfig          New config with all symbols set to default\n"
+        "  --randconfig            New config with random answer to all options\n"
+        "  --yes2modconfig         Change answers from yes to mod if possible\n"
+        "  --mod2yesconfig         Change answers from mod to yes if possible\n"
+        "  --mod2noconfig          Change answers from mod to no if possible\n"
+        "  (If none of the above is given, --oldaskconfig is the default)\n"
+    )
+
+
+# -- config ----------------------------------------------------------------------------
+
+
+def resolve_defconfig(tree: str, srcarch: str, name: str) -> str:
+    """An ``arch/*/configs`` name (``44x/bamboo_defconfig``) or a path."""
+    candidate = os.path.join(tree, "arch", srcarch, "configs", name)
+    if os.path.isfile(candidate):
+        return os.path.abspath(candidate)
+    if os.path.isfile(name):
+        return os.path.abspath(name)
+    raise KconfigError(f"defconfig not found: {name} (looked in arch/{srcarch}/configs/ and as a path)")
+
+
+def config_main(args: argparse.Namespace) -> int:
+    tree = os.path.abspath(args.tree)
+    try:
+        ke = kernel_env(tree, args.arch)
+        defconfig_path = None
+        if args.defconfig:
+            defconfig_path = resolve_defconfig(tree, ke.srcarch, args.defconfig)
+        elif args.mode == "defconfig":
+            defconfig_path = resolve_defconfig(tree, ke.srcarch, ke.defconfig)
+        config_in = os.path.abspath(args.config) if args.config else None
+        if config_in and not os.path.isfile(config_in):
+            raise KconfigError(f"config file not found: {args.config}")
+        out = os.path.abspath(args.output) if args.output else None
+        fragments = [os.path.abspath(f) if os.path.isfile(f) else f for f in args.fragment]
+    except KconfigError as exc:
+        sys.stderr.write(f"kconfig-ls: {exc}\n")
+        return 2
+    cwd = os.getcwd()
+    os.chdir(tree)
+    try:
+        kc = Kconfig(ke.kconfig, srctree=".", env=ke.env, warn_stream=sys.stderr if args.verbose else None)
+        return _config_mode(kc, ke, args.mode, defconfig_path, config_in, out, fragments)
+    except KconfigError as exc:
+        sys.stderr.write(f"kconfig-ls: {exc}\n")
+        return 1
+    finally:
+        os.chdir(cwd)
+
+
+def _config_mode(kc, ke, mode, defconfig_path, config_in, out, fragments) -> int:
+    from .kconfig.fragments import merge_fragments
+
+    if mode in ("allnoconfig", "allyesconfig", "allmodconfig", "alldefconfig"):
+        session.apply_mode(kc, mode)
+    else:
+        if defconfig_path:
+            session.read_user_config(kc, defconfig_path, None)
+            session.apply_mode(kc, "defconfig")
+        else:
+            source = config_in or os.path.join(ke.tree, ".config")
+            if not os.path.isfile(source) and mode != "olddefconfig":
+                sys.stderr.write(f"kconfig-ls: no config to start from: {source}\n")
+                return 2
+            session.read_user_config(kc, source if os.path.isfile(source) else None, None)
+        if fragments:
+            merge_fragments(kc, fragments)
+    if mode == "savedefconfig":
+        target = out or os.path.join(ke.tree, "defconfig")
+        session.write_min_config(kc, target)
+        print(f"minimal config written to {target}")
+        return 0
+    if mode == "listnewconfig":
+        for sym in new_symbols(kc):
+            line = symbol_line(kc, sym, N_AS_VALUE)
+            if line is not None:
+                print(line)
+        return 0
+    target = out or os.path.join(ke.tree, ke.env.get("KCONFIG_CONFIG", ".config"))
+    session.write_config(kc, target, _message)
+    return 0
+
+
+# -- entry point -----------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="kconfig-ls", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("conf", help="drop-in for scripts/kconfig/conf (run 'kconfig-ls conf --help')", add_help=False)
+    cfg = sub.add_parser("config", help="configure a kernel tree without make")
+    cfg.add_argument("mode", choices=CONFIG_MODES)
+    cfg.add_argument("--tree", default=os.environ.get("KCONFIG_LS_KERNEL", "."), help="kernel source tree")
+    cfg.add_argument("--arch", default=None, help="ARCH (default: the host's)")
+    cfg.add_argument("--config", default=None, help="start from this config file (default: TREE/.config)")
+    cfg.add_argument("--defconfig", default=None, help="start from an arch/*/configs name or a file")
+    cfg.add_argument("--fragment", action="append", default=[], help="merge a *.config fragment (repeatable)")
+    cfg.add_argument("-o", "--output", default=None, help="output file")
+    cfg.add_argument("-v", "--verbose", action="store_true", help="print Kconfig warnings")
+    demo = sub.add_parser("demo", help="configure the bundled example tree and show the result")
+    demo.add_argument("--tree", default=None, help="use this kernel tree instead of the bundled example")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "conf":
+        return conf_main(argv[1:])
+    args = build_parser().parse_args(argv)
+    if args.command == "config":
+        return config_main(args)
+    if args.command == "demo":
+        from .demo import demo_main
+
+        return demo_main(args.tree)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,38 @@
+"""Symbols that are new to a configuration: visible, changeable and
+without a user value (``check_conf`` in the kernel's conf.c), as
+``listnewconfig`` prints them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from .configfile import menu_is_visible
+from .expr import Y
+
+if TYPE_CHECKING:
+    from .menu import MenuNode
+    from .symbols import Symbol
+    from .tree import Kconfig
+
+
+def new_symbols(kc: Kconfig) -> Iterator[Symbol]:
+    """New symbols in menu order (a symbol may repeat if it has several
+    visible menu entries, as in the C tool)."""
+    for node in _new_nodes(kc.root):
+        if node.sym is not None and node.sym.name:
+            yield node.sym
+
+
+def _new_nodes(node: MenuNode) -> Iterator[MenuNode]:
+    if not menu_is_visible(node):
+        return
+    sym = node.sym
+    if sym is not None and not sym.has_user:
+        sym.calc_value()
+        if sym.is_changeable() or (sym.is_choice and sym.curr_tri == Y):
+            yield node
+    child = node.list
+    while child is not None:
+        yield from _new_nodes(child)
+        child = child.next

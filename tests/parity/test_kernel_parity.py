@@ -1,0 +1,82 @@
+"""Byte-identical parity with `make ARCH=<arch> <mode>` on Linux 6.1.
+
+The default run covers every arch with the five whole-tree modes and a
+deterministic sample of 64 defconfigs (with savedefconfig); `-m sweep` runs
+every defconfig of the tree.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import kernel_tree_path
+from kernel_parity import (
+    MODES,
+    all_arches,
+    all_defconfigs,
+    make_config,
+    our_defconfig,
+    our_mode,
+    sample_defconfigs,
+)
+
+pytestmark = pytest.mark.kernel
+
+TREE = kernel_tree_path()
+HAVE_TREE = (TREE / "scripts" / "kconfig" / "conf").is_file()
+ARCHES = all_arches(TREE) if HAVE_TREE else []
+SAMPLE = sample_defconfigs(TREE) if HAVE_TREE else []
+ALL_DEFCONFIGS = all_defconfigs(TREE) if HAVE_TREE else []
+
+
+@pytest.fixture(scope="session")
+def build_root(tmp_path_factory):
+    return tmp_path_factory.mktemp("kbuild")
+
+
+def _diff(expected: bytes, actual: bytes) -> str:
+    import difflib
+
+    lines = difflib.unified_diff(
+        expected.decode(errors="replace").splitlines(), actual.decode(errors="replace").splitlines(),
+        "make (C tool)", "kconfig-ls", lineterm="", n=1,
+    )
+    return "\n".join(list(lines)[:40])
+
+
+@pytest.mark.parametrize("arch", ARCHES)
+def test_whole_tree_modes(kernel_tree, build_root, arch):
+    for mode in MODES:
+        expected = make_config(kernel_tree, build_root / arch, arch, [mode])
+        actual = our_mode(kernel_tree, arch, mode)
+        assert actual == expected, f"ARCH={arch} {mode}:\n{_diff(expected, actual)}"
+
+
+def _check_defconfig(kernel_tree, build_root, arch, name):
+    build = build_root / ("def-" + arch)
+    expected = make_config(kernel_tree, build, arch, [name])
+    expected_min = make_config(kernel_tree, build, arch, ["savedefconfig"], "defconfig")
+    actual, actual_min = our_defconfig(kernel_tree, arch, name)
+    assert actual == expected, f"ARCH={arch} make {name}:\n{_diff(expected, actual)}"
+    assert actual_min == expected_min, f"ARCH={arch} {name} savedefconfig:\n{_diff(expected_min, actual_min)}"
+
+
+@pytest.mark.parametrize(("arch", "name"), SAMPLE, ids=[f"{a}:{n}" for a, n in SAMPLE])
+def test_defconfig_sample(kernel_tree, build_root, arch, name):
+    _check_defconfig(kernel_tree, build_root, arch, name)
+
+
+@pytest.mark.sweep
+@pytest.mark.parametrize(("arch", "name"), ALL_DEFCONFIGS, ids=[f"{a}:{n}" for a, n in ALL_DEFCONFIGS])
+def test_every_defconfig(kernel_tree, build_root, arch, name):
+    _check_defconfig(kernel_tree, build_root, arch, name)
+
+
+@pytest.mark.parametrize(("arch", "fragments"), [("x86_64", ["kvm_guest.config"]), ("arm64", ["nopm.config"])])
+def test_defconfig_with_fragments(kernel_tree, build_root, arch, fragments):
+    build = build_root / ("frag-" + arch)
+    expected = make_config(kernel_tree, build, arch, ["defconfig", *fragments])
+    from kconfig_ls.kconfig.kernel import kernel_env
+
+    ke = kernel_env(str(kernel_tree), arch)
+    actual, _ = our_defconfig(kernel_tree, arch, ke.defconfig, fragments)
+    assert actual == expected, f"ARCH={arch} defconfig {' '.join(fragments)}:\n{_diff(expected, actual)}"

@@ -1,0 +1,175 @@
+"""Each Kconfig construct on a tiny inline tree: our `conf` and the C
+`conf` must write the same files and print the same messages."""
+
+import pytest
+
+pytestmark = pytest.mark.kernel
+
+MODES = ["allnoconfig", "allyesconfig", "allmodconfig", "alldefconfig"]
+
+CASES = {
+    "types_and_defaults": """
+config MODULES
+	bool "modules"
+	modules
+	default y
+config B
+	bool "b"
+	default y
+config T
+	tristate "t"
+	default m
+config I
+	int "i"
+	range 1 10
+	default 20
+config H
+	hex "h"
+	default 0x10
+config S
+	string "s"
+	default "a \\"quoted\\" \\\\ string"
+config HIDDEN
+	int
+	default 5 if B
+	default 6
+""",
+    "menus_ifs_comments": """
+mainmenu "Test tree"
+config A
+	bool "a"
+menu "First"
+	depends on A
+config IN_FIRST
+	bool "in first"
+	default y
+comment "a comment"
+	depends on A
+endmenu
+config A
+	bool
+	default y
+if A
+menu "Second"
+	visible if !A
+config C
+	bool "c"
+	default y
+endmenu
+endif
+""",
+    "select_imply_and_unmet": """
+config MODULES
+	bool "m"
+	modules
+	default y
+config DEP
+	bool "dep"
+config X
+	tristate "x"
+	select Y
+	imply Z
+config Y
+	tristate "y"
+	depends on DEP
+config Z
+	tristate "z"
+""",
+    "choices": """
+config MODULES
+	bool "m"
+	modules
+	default y
+choice
+	prompt "pick"
+	default B
+config A
+	bool "a"
+config B
+	bool "b"
+endchoice
+choice TRI
+	tristate "tri"
+config TA
+	tristate "ta"
+config TB
+	tristate "tb"
+config TC
+	bool "tc"
+endchoice
+choice
+	prompt "optional"
+	optional
+config O1
+	bool "o1"
+config O2
+	bool "o2"
+	depends on O1
+endchoice
+""",
+    "comparisons_and_macros": """
+NUM := 5
+config N
+	int "n"
+	default $(NUM)
+config LT
+	def_bool N < 10
+config GE_HEX
+	def_bool H >= 0x20
+config H
+	hex "h"
+	default 0x1f
+config EQ_STR
+	def_bool S = "abc"
+config S
+	string "s"
+	default "abc"
+config NOT
+	def_bool !(LT && GE_HEX)
+""",
+    "menuconfig_and_auto_menus": """
+menuconfig NET
+	bool "net"
+	default y
+if NET
+config E1
+	bool "e1"
+	default y
+config E2
+	bool "e2"
+	depends on E1
+endif
+config AFTER
+	bool "after"
+""",
+}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_all_modes(parity, case, mode):
+    parity({"Kconfig": CASES[case]}, mode)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_olddefconfig_from_partial_config(parity, case):
+    config = "CONFIG_A=y\nCONFIG_B=y\nCONFIG_T=m\nCONFIG_X=y\nCONFIG_I=3\nCONFIG_TB=m\nCONFIG_O2=y\nCONFIG_N=50\n"
+    parity({"Kconfig": CASES[case]}, "olddefconfig", config=config)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_defconfig_and_savedefconfig(parity, case):
+    defconfig = "CONFIG_A=y\nCONFIG_X=m\nCONFIG_TC=y\nCONFIG_E2=y\nCONFIG_S=\"x\"\nCONFIG_H=0x30\n"
+    files = {"Kconfig": CASES[case], "my_defconfig": defconfig}
+    parity(files, "defconfig=my_defconfig")
+    parity(files, "savedefconfig=out_defconfig", config=defconfig)
+
+
+def test_sample_tree_matches_c_conf(parity):
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "kconfig_ls" / "data" / "sample"
+    files = {str(p.relative_to(root)): p.read_text() for p in root.rglob("*") if p.is_file()}
+    for mode in MODES:
+        parity(files, mode)
+    parity(files, "defconfig=configs/sample_defconfig")
