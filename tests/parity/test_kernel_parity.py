@@ -75,18 +75,28 @@ def _check_defconfig(kernel_tree, build_root, arch, name):
     assert actual_min == expected_min, f"ARCH={arch} {name} savedefconfig:\n{_diff(expected_min, actual_min)}"
 
 
-@pytest.mark.parametrize(("arch", "name"), SAMPLE, ids=[f"{a}:{n}" for a, n in SAMPLE])
+def _defconfig_params(pairs):
+    return [pytest.param(a, n, marks=[pytest.mark.xdist_group(a)], id=f"{a}:{n}") for a, n in pairs]
+
+
+@pytest.mark.parametrize(("arch", "name"), _defconfig_params(SAMPLE))
 def test_defconfig_sample(kernel_tree, build_root, arch, name):
     _check_defconfig(kernel_tree, build_root, arch, name)
 
 
 @pytest.mark.sweep
-@pytest.mark.parametrize(("arch", "name"), ALL_DEFCONFIGS, ids=[f"{a}:{n}" for a, n in ALL_DEFCONFIGS])
+@pytest.mark.parametrize(("arch", "name"), _defconfig_params(ALL_DEFCONFIGS))
 def test_every_defconfig(kernel_tree, build_root, arch, name):
     _check_defconfig(kernel_tree, build_root, arch, name)
 
 
-@pytest.mark.parametrize(("arch", "fragments"), [("x86_64", ["kvm_guest.config"]), ("arm64", ["nopm.config"])])
+@pytest.mark.parametrize(
+    ("arch", "fragments"),
+    [
+        pytest.param("x86_64", ["kvm_guest.config"], marks=[pytest.mark.xdist_group("x86_64")]),
+        pytest.param("arm64", ["nopm.config"], marks=[pytest.mark.xdist_group("arm64")]),
+    ],
+)
 def test_defconfig_with_fragments(kernel_tree, build_root, arch, fragments):
     build = build_root / ("frag-" + arch)
     expected = make_config(kernel_tree, build, arch, ["defconfig", *fragments])
