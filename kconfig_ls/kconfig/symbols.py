@@ -172,18 +172,11 @@ class Symbol:
 
     def default_prop(self) -> Property | None:
         """The first ``default`` whose condition is not ``n``."""
-        for prop in self.defaults:
-            prop.cond_tri = eval_expr(prop.cond)
-            if prop.cond_tri != N:
-                return prop
-        return None
+        return _first_active(self.defaults)
 
     def range_prop(self) -> Property | None:
-        for prop in self.ranges:
-            prop.cond_tri = eval_expr(prop.cond)
-            if prop.cond_tri != N:
-                return prop
-        return None
+        """The first ``range`` whose condition is not ``n``."""
+        return _first_active(self.ranges)
 
     def calc_value(self) -> None:  # noqa: C901 - one function, as in symbol.c
         if self.valid:
@@ -411,6 +404,16 @@ class Symbol:
         self.user_val = text
         self.kc.invalidate()
         return True
+
+
+def _first_active(props: list[Property]) -> Property | None:
+    """The first property whose condition is not ``n`` (recording each
+    evaluated condition on the property, as the C tool does)."""
+    for prop in props:
+        prop.cond_tri = eval_expr(prop.cond)
+        if prop.cond_tri != N:
+            return prop
+    return None
 
 
 def string_valid_for_type(typ: int, text: str) -> bool:
