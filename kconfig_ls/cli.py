@@ -114,6 +114,12 @@ def conf_main(argv: list[str]) -> int:
         return 1
     if mode == "syncconfig":
         silent = True
+    stdin_lines = None
+    if mode in ("oldaskconfig", "oldconfig", "syncconfig"):
+        from .kconfig.interactive import StdinLines
+
+        # Start reading stdin before the (slow) parse, as a writer may flood it.
+        stdin_lines = StdinLines()
     message = None if silent else _message
     env = dict(os.environ)
     seed = None
@@ -124,7 +130,7 @@ def conf_main(argv: list[str]) -> int:
     except KconfigError as exc:
         sys.stderr.write(f"{exc}\n")
         return 1
-    return _run_conf_mode(kc, mode, mode_arg, message, seed)
+    return _run_conf_mode(kc, mode, mode_arg, message, seed, stdin_lines)
 
 
 def _randconfig_seed(env: dict[str, str]) -> int:
@@ -142,7 +148,7 @@ def _randconfig_seed(env: dict[str, str]) -> int:
     return seed
 
 
-def _run_conf_mode(kc: Kconfig, mode: str, mode_arg: str | None, message, seed) -> int:
+def _run_conf_mode(kc: Kconfig, mode: str, mode_arg: str | None, message, seed, stdin_lines=None) -> int:
     env = kc.env
     result = None
     if mode == "defconfig":
@@ -190,16 +196,23 @@ def _run_conf_mode(kc: Kconfig, mode: str, mode_arg: str | None, message, seed) 
             return 1
         no_write = True
 
-    if mode in ("oldaskconfig", "oldconfig", "listnewconfig", "helpnewconfig"):
+    if mode in ("oldaskconfig", "oldconfig", "listnewconfig", "helpnewconfig", "syncconfig"):
         if mode == "listnewconfig":
             for sym in new_symbols(kc):
                 line = symbol_line(kc, sym, N_AS_VALUE)
                 if line is not None:
                     sys.stdout.write(line + "\n")
             return 0
-        if mode in ("helpnewconfig", "oldaskconfig", "oldconfig"):
-            sys.stderr.write(f"kconfig-ls conf: --{mode} is not supported yet\n")
-            return 2
+        if mode == "helpnewconfig":
+            from .kconfig.help_text import symbol_help
+            from .kconfig.newconfig import new_nodes
+
+            for node in new_nodes(kc):
+                sys.stdout.write(f"-----\n\n{symbol_help(kc, node)}\n-----\n")
+            return 0
+        from .kconfig.interactive import run_interactive
+
+        run_interactive(kc, mode, stdin_lines)
     else:
         session.apply_mode(kc, mode, seed)
 

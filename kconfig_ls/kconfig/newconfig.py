@@ -16,6 +16,11 @@ if TYPE_CHECKING:
     from .tree import Kconfig
 
 
+def new_nodes(kc: Kconfig) -> Iterator[MenuNode]:
+    """Menu entries of new symbols and choices, in menu order."""
+    return _new_nodes(kc.root)
+
+
 def new_symbols(kc: Kconfig) -> Iterator[Symbol]:
     """New symbols in menu order (a symbol may repeat if it has several
     visible menu entries, as in the C tool)."""

@@ -163,15 +163,18 @@ class Builder:
             if included_from is None:
                 raise KconfigError(f"can't find file {name}")
             raise KconfigError(f"can't open file \"{name}\"", *included_from)
-        for parent_name, _line in self.include_stack:
-            if parent_name == name:
-                chain = "".join(
-                    f"  included from: {n}:{ln}\n" for n, ln in reversed(self.include_stack)
-                )
-                raise KconfigError(
-                    "Recursive inclusion detected.\nInclusion path:\n"
-                    f"  current file : {name}\n{chain}".rstrip("\n")
-                )
+        if any(parent_name == name for parent_name, _line in self.include_stack):
+            # The chain from the innermost include back to the first time
+            # this file was entered, as the C tool prints it.
+            chain = []
+            for parent_name, line in reversed(self.include_stack):
+                chain.append(f"  included from: {parent_name}:{line}\n")
+                if parent_name == name:
+                    break
+            raise KconfigError(
+                "Recursive inclusion detected.\nInclusion path:\n"
+                f"  current file : {name}\n{''.join(chain)}".rstrip("\n")
+            )
         text = self.kc.read_file(path)
         source = SourceFile(name, path, text, included_from)
         self.kc.files[name] = source

@@ -8,6 +8,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
 
+from .cycles import find_cycles
 from .errors import Diagnostic, Severity
 from .expr import (
     AND,
@@ -106,6 +107,11 @@ class Kconfig:
         self._finalize(self.root)
         self._index_properties()
         self._hash_order: list[Symbol] | None = None
+        self.cycles = find_cycles(self) if not self.errors else []
+        for report in self.cycles:
+            self.diagnostics.extend(report.links)
+            if self.warn_stream is not None:
+                self.warn_stream.write(report.text)
         #: The C tool's "configuration changed" flag (conf_set_changed).
         self.conf_changed = True
 
@@ -297,6 +303,11 @@ class Kconfig:
                 child.list = None
             child = child.next
 
+        if parent.kind == "menuconfig":
+            if parent.prompt is not None:
+                parent.prompt.kind = P_MENU
+            else:
+                self.warn(parent.file, parent.line, "menuconfig statement without prompt")
         if sym is not None and sym not in self._checked:
             self._checked.add(sym)
             if sym.type == UNKNOWN:

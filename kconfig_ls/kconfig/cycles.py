@@ -1,0 +1,205 @@
+"""Recursive dependency detection (``sym_check_deps`` in symbol.c).
+
+A symbol may not depend on itself through ``depends on``, ``select``,
+``imply``, prompt or default conditions, default values or choice
+membership.  The C tool reports each cycle it meets while visiting symbols
+in its hash-table order and then refuses the tree; :func:`find_cycles`
+returns the same reports, as text (for the conf-compatible CLI) and as
+diagnostics (for editors).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .errors import Diagnostic, Severity
+from .menu import P_CHOICE, P_DEFAULT, P_IMPLY, P_SELECT, Property
+
+if TYPE_CHECKING:
+    from .symbols import Symbol
+    from .tree import Kconfig
+
+_DIR, _REV, _IMPLIED, _VALUE = "dir_dep", "rev_dep", "implied", "value"
+
+_FOOTER = (
+    "For a resolution refer to Documentation/kbuild/kconfig-language.rst\n"
+    'subsection "Kconfig recursive dependency limitations"\n'
+)
+
+
+@dataclass
+class CycleReport:
+    """One recursive dependency: the C tool's message and one diagnostic
+    per link of the chain."""
+
+    text: str
+    links: list[Diagnostic] = field(default_factory=list)
+
+
+class _Frame:
+    __slots__ = ("sym", "prop", "kind")
+
+    def __init__(self, sym: Symbol):
+        self.sym = sym
+        self.prop: Property | None = None
+        self.kind: str | None = None
+
+
+class _Checker:
+    def __init__(self) -> None:
+        self.stack: list[_Frame] = []
+        self.checking: set[int] = set()
+        self.checked: set[int] = set()
+        self.reports: list[CycleReport] = []
+
+    def check(self, sym: Symbol) -> Symbol | None:
+        key = id(sym)
+        if key in self.checking:
+            self.report(sym)
+            return sym
+        if key in self.checked:
+            return None
+        if sym.is_choice_value:
+            self.stack.append(_Frame(sym))
+            try:
+                return self.check(sym.choice)
+            finally:
+                self.stack.pop()
+        if sym.is_choice:
+            return self.check_choice(sym)
+        self.checking.add(key)
+        self.checked.add(key)
+        try:
+            return self.check_symbol(sym)
+        finally:
+            self.checking.discard(key)
+
+    def check_expr(self, e) -> Symbol | None:
+        if e is None:
+            return None
+        if e.__class__ is not tuple:
+            return self.check(e)
+        for operand in e[1:]:
+            found = self.check_expr(operand)
+            if found is not None:
+                return found
+        return None
+
+    def check_symbol(self, sym: Symbol) -> Symbol | None:
+        frame = _Frame(sym)
+        self.stack.append(frame)
+        try:
+            for kind, e in ((_DIR, sym.dir_dep), (_REV, sym.rev_dep), (_IMPLIED, sym.implied)):
+                frame.kind = kind
+                found = self.check_expr(e)
+                if found is not None:
+                    return found
+            frame.kind = None
+            for prop in sym.props:
+                if prop.kind in (P_CHOICE, P_SELECT, P_IMPLY):
+                    continue
+                frame.prop = prop
+                found = self.check_expr(prop.cond)
+                if found is not None:
+                    return found
+                if prop.kind != P_DEFAULT or sym.is_choice:
+                    continue
+                frame.kind = _VALUE
+                found = self.check_expr(prop.expr)
+                if found is not None:
+                    return found
+                frame.kind = None
+            return None
+        finally:
+            self.stack.pop()
+
+    def check_choice(self, choice: Symbol) -> Symbol | None:
+        self.stack.append(_Frame(choice))
+        values = choice.choice_values
+        for value in values:
+            self.checking.add(id(value))
+            self.checked.add(id(value))
+        self.checking.add(id(choice))
+        self.checked.add(id(choice))
+        found = self.check_symbol(choice)
+        self.checking.discard(id(choice))
+        if found is None:
+            for value in values:
+                found = self.check_symbol(value)
+                if found is not None:
+                    break
+        for value in values:
+            self.checking.discard(id(value))
+        if found is not None and found.is_choice_value and found.choice is choice:
+            found = choice
+        self.stack.pop()
+        return found
+
+    def report(self, last: Symbol) -> None:
+        pushed = False
+        if last.is_choice_value:
+            self.stack.append(_Frame(last))
+            pushed = True
+            last = last.choice
+        start = None
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i].sym is last:
+                start = i
+                break
+        if start is None:
+            self.reports.append(CycleReport("unexpected recursive dependency error\n"))
+            if pushed:
+                self.stack.pop()
+            return
+        lines: list[str] = []
+        links: list[Diagnostic] = []
+        chain = self.stack[start:]
+        for j, frame in enumerate(chain):
+            sym = frame.sym
+            next_sym = chain[j + 1].sym if j + 1 < len(chain) else last
+            prop = frame.prop or (sym.props[0] if sym.props else None)
+            node = None
+            if sym.is_choice or sym.is_choice_value:
+                for p in sym.props:
+                    node = p.node
+                    if node is not None:
+                        break
+            name = sym.name or "<choice>"
+            other = next_sym.name or "<choice>"
+            if j == 0 and prop is not None:
+                lines.append(f"{prop.file}:{prop.line}:error: recursive dependency detected!\n")
+            if sym.is_choice:
+                where = (node.file, node.line)
+                what = f"choice {name} contains symbol {other}"
+            elif sym.is_choice_value:
+                where = (node.file, node.line)
+                what = f"symbol {name} is part of choice {other}"
+            else:
+                where = (prop.file, prop.line)
+                if frame.kind == _DIR:
+                    what = f"symbol {name} depends on {other}"
+                elif frame.kind == _REV:
+                    what = f"symbol {name} is selected by {other}"
+                elif frame.kind == _IMPLIED:
+                    what = f"symbol {name} is implied by {other}"
+                elif frame.kind == _VALUE:
+                    what = f"symbol {name} {prop.kind} value contains {other}"
+                else:
+                    what = f"symbol {name} {prop.kind} is visible depending on {other}"
+            lines.append(f"{where[0]}:{where[1]}:\t{what}\n")
+            links.append(
+                Diagnostic(where[0], where[1], f"recursive dependency: {what}", Severity.ERROR, code="recursive-dep")
+            )
+        lines.append(_FOOTER + "\n")
+        self.reports.append(CycleReport("".join(lines), links))
+        if pushed:
+            self.stack.pop()
+
+
+def find_cycles(kc: Kconfig) -> list[CycleReport]:
+    """Every recursive dependency, in the order the C tool reports them."""
+    checker = _Checker()
+    for sym in kc.hash_order():
+        checker.check(sym)
+    return checker.reports

@@ -1,0 +1,343 @@
+"""The line-oriented configurator of ``scripts/kconfig/conf``
+(``--oldaskconfig``, ``--oldconfig``, ``--syncconfig``): the same questions,
+the same answers accepted, the same text on stdout."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from typing import TYPE_CHECKING, TextIO
+
+from .configfile import menu_is_visible
+from .expr import HEX, INT, STRING, M, N, Y
+from .help_text import symbol_help
+from .menu import P_COMMENT, P_MENU
+
+if TYPE_CHECKING:
+    from .menu import MenuNode
+    from .symbols import Symbol
+    from .tree import Kconfig
+
+
+class StdinLines:
+    """Reads lines from file descriptor 0 while draining it in a thread, so a
+    writer that floods the pipe with newlines (as the kernel's own conf tests
+    do) never blocks on a full pipe."""
+
+    def __init__(self, fd: int = 0):
+        self.fd = fd
+        self.buf = bytearray()
+        self.eof = False
+        self.cond = threading.Condition()
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self) -> None:
+        while True:
+            try:
+                chunk = os.read(self.fd, 65536)
+            except OSError:
+                chunk = b""
+            with self.cond:
+                if not chunk:
+                    self.eof = True
+                else:
+                    self.buf += chunk
+                self.cond.notify_all()
+            if not chunk:
+                return
+
+    def readline(self) -> str | None:
+        """One line including its newline, or None at end of input."""
+        with self.cond:
+            while True:
+                nl = self.buf.find(b"\n")
+                if nl >= 0:
+                    line = bytes(self.buf[: nl + 1])
+                    del self.buf[: nl + 1]
+                    return line.decode("utf-8", "surrogateescape")
+                if self.eof:
+                    if self.buf:
+                        line = bytes(self.buf)
+                        self.buf.clear()
+                        return line.decode("utf-8", "surrogateescape")
+                    return None
+                self.cond.wait()
+
+
+def _strip(text: str) -> str:
+    return text.strip(" \t\n\v\f\r")
+
+
+class Conversation:
+    """One run of conf's interactive modes over a loaded tree."""
+
+    def __init__(self, kc: Kconfig, mode: str, lines: StdinLines, out: TextIO, err: TextIO, tty: bool):
+        self.kc = kc
+        self.mode = mode
+        self.lines = lines
+        self.out = out
+        self.err = err
+        self.tty = tty
+        self.indent = 1
+        self.line = "\n"
+        self.root_entry: MenuNode = kc.root
+        self.conf_cnt = 0
+
+    def write(self, text: str) -> None:
+        self.out.write(text)
+
+    def run(self) -> None:
+        kc = self.kc
+        if self.mode == "oldaskconfig":
+            self.root_entry = kc.root
+            self.conf(kc.root)
+            self.mode = "oldconfig"
+        while True:
+            self.conf_cnt = 0
+            self.check_conf(kc.root)
+            if not self.conf_cnt:
+                break
+
+    # -- input -------------------------------------------------------------------
+    def _fgets(self) -> None:
+        self.out.flush()
+        got = self.lines.readline()
+        if got is None:
+            self.err.write("\nError in reading or end of file.\n")
+            self.err.flush()
+        else:
+            self.line = got
+        if not self.tty:
+            self.write(self.line)
+
+    def ask_value(self, sym: Symbol, default: str | None) -> bool:
+        if not sym.has_user:
+            self.write("(NEW) ")
+        self.line = "\n"
+        if not sym.is_changeable():
+            self.write(f"{default or ''}\n")
+            return False
+        if self.mode in ("oldconfig", "syncconfig") and sym.has_user:
+            self.write(f"{default or ''}\n")
+            return False
+        self._fgets()
+        return True
+
+    # -- questions ---------------------------------------------------------------
+    def conf_string(self, node: MenuNode) -> None:
+        sym = node.sym
+        while True:
+            self.write(f"{' ' * (self.indent - 1)}{node.prompt.text} ")
+            self.write(f"({sym.name}) ")
+            default: str | None = sym.str_value()
+            self.write(f"[{default}] ")
+            if not self.ask_value(sym, default):
+                return
+            line = self.line
+            if line.startswith("\n"):
+                pass
+            elif line.startswith("?") and line[1:2] == "\n":
+                self.print_help(node)
+                default = None
+            else:
+                default = line[:-1]
+            if default is not None and sym.set_string_value(default):
+                return
+
+    def conf_sym(self, node: MenuNode) -> None:
+        sym = node.sym
+        while True:
+            self.write(f"{' ' * (self.indent - 1)}{node.prompt.text} ")
+            if sym.name:
+                self.write(f"({sym.name}) ")
+            sym.calc_value()
+            old = sym.curr_tri
+            text = "[" + "NMY"[old]
+            if old != N and sym.tristate_within_range(N):
+                text += "/n"
+            if old != M and sym.tristate_within_range(M):
+                text += "/m"
+            if old != Y and sym.tristate_within_range(Y):
+                text += "/y"
+            self.write(text + "/?] ")
+            if not self.ask_value(sym, sym.str_value()):
+                return
+            answer = _strip(self.line)
+            first = answer[:1]
+            rest = answer[1:]
+            if first in ("n", "N"):
+                if rest not in ("", "o"):
+                    continue
+                new = N
+            elif first in ("m", "M"):
+                if rest:
+                    continue
+                new = M
+            elif first in ("y", "Y"):
+                if rest not in ("", "es"):
+                    continue
+                new = Y
+            elif first == "":
+                new = old
+            elif first == "?":
+                self.print_help(node)
+                continue
+            else:
+                continue
+            if sym.set_tristate_value(new):
+                return
+            self.print_help(node)
+
+    def conf_choice(self, node: MenuNode) -> bool:
+        sym = node.sym
+        is_new = not sym.has_user
+        sym.calc_value()
+        if sym.is_changeable():
+            self.conf_sym(node)
+            sym.calc_value()
+            if sym.curr_tri == N:
+                return True
+            if sym.curr_tri == M:
+                return False
+        else:
+            if sym.curr_tri == N:
+                return True
+            if sym.curr_tri == M:
+                self.write(f"{' ' * (self.indent - 1)}{node.prompt_text}\n")
+                return False
+        pad = " " * (self.indent - 1)
+        while True:
+            self.write(f"{pad}{node.prompt_text}\n")
+            selected = sym.selection
+            cnt = default = 0
+            self.line = ""
+            for child in node.children():
+                if not menu_is_visible(child):
+                    continue
+                if child.sym is None:
+                    self.write(f"{'*':>{self.indent}} {child.prompt_text}\n")
+                    continue
+                cnt += 1
+                if child.sym is selected:
+                    default = cnt
+                    self.write(f"{'>':>{self.indent}}")
+                else:
+                    self.write(" " * self.indent)
+                self.write(f" {cnt}. {child.prompt_text}")
+                if child.sym.name:
+                    self.write(f" ({child.sym.name})")
+                if not child.sym.has_user:
+                    self.write(" (NEW)")
+                self.write("\n")
+            self.write(f"{pad}choice")
+            if cnt == 1:
+                self.write("[1]: 1\n")
+            else:
+                self.write(f"[1-{cnt}?]: ")
+                if self.mode in ("oldconfig", "syncconfig") and not is_new:
+                    cnt = default
+                    self.write(f"{cnt}\n")
+                elif self.mode in ("oldconfig", "syncconfig", "oldaskconfig"):
+                    self._fgets()
+                    answer = _strip(self.line)
+                    self.line = answer
+                    if answer.startswith("?"):
+                        self.print_help(node)
+                        continue
+                    if not answer:
+                        cnt = default
+                    elif answer[0].isdigit():
+                        cnt = _atoi(answer)
+                    else:
+                        continue
+            chosen = None
+            for child in node.children():
+                if child.sym is None or not menu_is_visible(child):
+                    continue
+                cnt -= 1
+                if cnt == 0:
+                    chosen = child
+                    break
+            if chosen is None:
+                continue
+            if self.line and self.line.endswith("?"):
+                self.print_help(chosen)
+                continue
+            chosen.sym.set_tristate_value(Y)
+            for grandchild in chosen.children():
+                self.indent += 2
+                self.conf(grandchild)
+                self.indent -= 2
+            return True
+
+    # -- traversal ---------------------------------------------------------------
+    def conf(self, node: MenuNode) -> None:
+        if not menu_is_visible(node):
+            return
+        sym = node.sym
+        prompt = node.prompt
+        if prompt is not None and prompt.kind in (P_MENU, P_COMMENT):
+            if prompt.kind == P_MENU and self.mode != "oldaskconfig" and self.root_entry is not node:
+                self.check_conf(node)
+                return
+            text = node.prompt_text
+            if text is not None:
+                star = f"{'*':>{self.indent}}"
+                self.write(f"{star}\n{star} {text}\n{star}\n")
+        if sym is not None:
+            if sym.is_choice:
+                self.conf_choice(node)
+                if sym.curr_tri != M:
+                    return
+            elif sym.type in (INT, HEX, STRING):
+                self.conf_string(node)
+            else:
+                self.conf_sym(node)
+            self.indent += 2
+        for child in node.children():
+            self.conf(child)
+        if sym is not None:
+            self.indent -= 2
+
+    def check_conf(self, node: MenuNode) -> None:
+        if not menu_is_visible(node):
+            return
+        sym = node.sym
+        if sym is not None and not sym.has_user:
+            sym.calc_value()
+            if sym.is_changeable() or (sym.is_choice and sym.curr_tri == Y):
+                if not self.conf_cnt:
+                    self.write("*\n* Restart config...\n*\n")
+                self.conf_cnt += 1
+                self.root_entry = parent_menu(self.kc, node)
+                self.conf(self.root_entry)
+        for child in node.children():
+            self.check_conf(child)
+
+    def print_help(self, node: MenuNode) -> None:
+        self.write(f"\n{symbol_help(self.kc, node)}\n")
+
+
+def parent_menu(kc: Kconfig, node: MenuNode) -> MenuNode:
+    """The closest enclosing menu (or menuconfig) of ``node``."""
+    while node is not kc.root:
+        if node.prompt is not None and node.prompt.kind == P_MENU:
+            return node
+        node = node.parent
+    return node
+
+
+def _atoi(text: str) -> int:
+    digits = ""
+    for c in text:
+        if not c.isdigit():
+            break
+        digits += c
+    return int(digits) if digits else 0
+
+
+def run_interactive(kc: Kconfig, mode: str, lines: StdinLines | None = None) -> None:
+    tty = sys.stdin.isatty() and sys.stdout.isatty()
+    Conversation(kc, mode, lines or StdinLines(), sys.stdout, sys.stderr, tty).run()
+    sys.stdout.flush()

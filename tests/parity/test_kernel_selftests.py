@@ -1,0 +1,36 @@
+"""The kernel's own Kconfig test suite (scripts/kconfig/tests, 17 tests),
+run unchanged against `kconfig-ls conf` instead of the C binary.
+
+Its conftest takes the binary from `<cwd>/scripts/kconfig/conf`, so the test
+runs it from a directory holding a wrapper script at that path.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.kernel
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_kernel_kconfig_selftests_pass_with_our_conf(kernel_tree, tmp_path):
+    wrapper = tmp_path / "scripts" / "kconfig" / "conf"
+    wrapper.parent.mkdir(parents=True)
+    wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m kconfig_ls.cli conf "$@"\n')
+    wrapper.chmod(0o755)
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+         str(kernel_tree / "scripts" / "kconfig" / "tests")],
+        cwd=tmp_path, env=env, capture_output=True, text=True, check=False,
+    )
+    summary = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else proc.stderr
+    assert proc.returncode == 0, proc.stdout[-4000:]
+    assert re.search(r"\b17 passed\b", summary), summary
