@@ -89,11 +89,12 @@ def parity(tmp_path, c_conf):
             proc = runner(root, args)
             produced = root / (args[1] if mode.startswith("savedefconfig") else ".config")
             text = produced.read_text() if produced.exists() else None
-            outputs.append((proc.returncode, text, proc.stdout))
-        (c_rc, c_text, c_out), (o_rc, o_text, o_out) = outputs
-        assert o_rc == c_rc, f"exit codes differ: C {c_rc}, ours {o_rc}"
+            outputs.append((proc.returncode, text, proc.stdout, proc.stderr))
+        (c_rc, c_text, c_out, c_err), (o_rc, o_text, o_out, o_err) = outputs
+        assert o_rc == c_rc, f"exit codes differ: C {c_rc}, ours {o_rc}\n{o_err}"
         assert o_text == c_text
         assert o_out == c_out
+        assert o_err == c_err
         return c_text
 
     return check

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .expr import AND, OR, TRI_STR, eval_expr, expr_to_str, symbol_text
+from .expr import AND, NOT, OP_TEXT, OR, TRI_STR, UNKNOWN, eval_expr, symbol_text
 
 if TYPE_CHECKING:
     from .symbols import Symbol
@@ -19,8 +19,50 @@ def valued_symbol_text(sym: Symbol) -> str:
 
 
 def valued_expr(e) -> str:
-    """``e`` with every symbol followed by its current value."""
-    return expr_to_str(e, valued_symbol_text)
+    """``e`` with every symbol followed by its current value, printed the
+    way the C tool prints expressions in its messages and help."""
+    return c_expr_text(e, with_values=True)
+
+
+def c_expr_text(e, with_values: bool = False) -> str:
+    """``expr_print``: no spaces around comparisons, parentheses only for an
+    ``||`` under ``&&`` or ``!``, and `` [=value]`` after every symbol of
+    known type (constants included) when ``with_values``."""
+    if e is None:
+        return "y"
+    out: list[str] = []
+    _c_print(e, 0, out, with_values)
+    return "".join(out)
+
+
+def _c_sym(sym: Symbol, out: list[str], with_values: bool) -> None:
+    out.append(sym.name if sym.name is not None else "<choice>")
+    if with_values and sym.type != UNKNOWN:
+        sym.calc_value()
+        out.append(f" [={sym.str_value()}]")
+
+
+def _c_print(e, parent: int, out: list[str], with_values: bool) -> None:
+    if e.__class__ is not tuple:
+        _c_sym(e, out, with_values)
+        return
+    op = e[0]
+    paren = (parent == AND and op == OR) or (parent == NOT and op in (AND, OR))
+    if paren:
+        out.append("(")
+    if op == NOT:
+        out.append("!")
+        _c_print(e[1], NOT, out, with_values)
+    elif op in (AND, OR):
+        _c_print(e[1], op, out, with_values)
+        out.append(" && " if op == AND else " || ")
+        _c_print(e[2], op, out, with_values)
+    else:
+        _c_sym(e[1], out, with_values)
+        out.append(OP_TEXT[op])
+        _c_sym(e[2], out, with_values)
+    if paren:
+        out.append(")")
 
 
 def or_terms(e) -> list:
@@ -49,4 +91,3 @@ def unmet_dependency_text(sym: Symbol) -> str:
     return text
 
 
-__all__ = ["AND", "unmet_dependency_text", "valued_expr", "revdep_lines"]

@@ -164,19 +164,21 @@ def _touch_deps(kc: Kconfig, autoconf: str) -> None:
 
     try:
         with open(autoconf, encoding="utf-8", errors="surrogateescape") as f:
-            for line in f:
-                line = line.rstrip("\n")
-                if line.startswith(cfg_prefix) and "=" in line:
-                    name, value = line[len(cfg_prefix) :].split("=", 1)
-                    if kc.find(name) is None:
-                        touch(name)
-                    else:
-                        old[name] = value
+            previous = f.read().splitlines()
     except OSError:
-        pass
-    for sym in kc.all_symbols:
-        sym.valid = False
-    kc.modules_sym.calc_value()
+        previous = None
+    if previous is not None:
+        # Reading the old auto.conf invalidates every value (conf_read_simple).
+        for line in previous:
+            if line.startswith(cfg_prefix) and "=" in line:
+                name, value = line[len(cfg_prefix) :].split("=", 1)
+                if kc.find(name) is None:
+                    touch(name)
+                else:
+                    old[name] = value
+        for sym in kc.all_symbols:
+            sym.valid = False
+        kc.modules_sym.calc_value()
     for sym in kc.hash_order():
         sym.calc_value()
         if sym.no_write or not sym.name:

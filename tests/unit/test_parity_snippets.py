@@ -173,3 +173,30 @@ def test_sample_tree_matches_c_conf(parity):
     for mode in MODES:
         parity(files, mode)
     parity(files, "defconfig=configs/sample_defconfig")
+
+
+def _tree_files(root):
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.name != "Kconfig" and not p.name.endswith(".tmp")
+    }
+
+
+@pytest.mark.parametrize("case", ["types_and_defaults", "select_imply_and_unmet", "choices"])
+def test_syncconfig_writes_the_same_include_files(tmp_path, c_conf, case):
+    """auto.conf(.cmd), autoconf.h, rustc_cfg and the include/config/
+    dependency files, on a first sync and after a config change."""
+    from conftest import run_c_conf, run_our_conf, write_tree
+
+    results = []
+    for side in ("c", "ours"):
+        root = write_tree(tmp_path / side, {"Kconfig": CASES[case]})
+        (root / ".config").write_text("CONFIG_B=y\nCONFIG_X=y\nCONFIG_I=3\n")
+        run = (lambda a, r=root: run_c_conf(c_conf, r, a)) if side == "c" else (lambda a, r=root: run_our_conf(r, a))
+        first = run(["--syncconfig", "Kconfig"])
+        (root / ".config").write_text("CONFIG_B=n\nCONFIG_T=y\nCONFIG_S=\"changed\"\n")
+        second = run(["--syncconfig", "Kconfig"])
+        results.append((first.returncode, second.returncode, first.stdout + second.stdout,
+                        first.stderr + second.stderr, _tree_files(root)))
+    assert results[1] == results[0]
