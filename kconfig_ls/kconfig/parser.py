@@ -60,7 +60,12 @@ _SOURCE_VARIANTS = {"source", "rsource", "osource", "orsource"}
 
 
 class ParseError(Exception):
-    """A statement that does not fit the grammar (caught per statement)."""
+    """A statement that does not fit the grammar (caught per statement);
+    ``token`` is where it went wrong, when known."""
+
+    def __init__(self, message: str, token: Token | None = None):
+        super().__init__(message)
+        self.token = token
 
 
 class SourceFile:
@@ -181,7 +186,63 @@ class Builder:
         FileParser(self, source).run()
 
 
-class FileParser:
+class ExpressionParser:
+    """Kconfig expressions over a statement's tokens: ``||`` binds loosest,
+    then ``&&``, then ``!``; comparisons join two symbols."""
+
+    # -- expressions -----------------------------------------------------------------
+    def symbol_ref(self, toks: list[Token], pos: int, allow_const: bool) -> Symbol:
+        if pos >= len(toks):
+            raise ParseError("syntax error: expected a symbol", toks[-1] if toks else None)
+        tok = toks[pos]
+        if tok.kind == WORD or (tok.kind == QUOTE and allow_const):
+            return self.resolve_symbol(tok)
+        raise ParseError(f"syntax error: expected a symbol, got '{tok.value}'", tok)
+
+    def resolve_symbol(self, tok: Token) -> Symbol:
+        raise NotImplementedError
+
+    def parse_if(self, toks: list[Token], pos: int) -> tuple[Any, int]:
+        if pos < len(toks) and toks[pos].kind == "if":
+            return self.parse_expr(toks, pos + 1)
+        return None, pos
+
+    def parse_expr(self, toks: list[Token], pos: int) -> tuple[Any, int]:
+        left, pos = self._parse_and(toks, pos)
+        while pos < len(toks) and toks[pos].kind == "||":
+            right, pos = self._parse_and(toks, pos + 1)
+            left = (OR, left, right)
+        return left, pos
+
+    def _parse_and(self, toks: list[Token], pos: int) -> tuple[Any, int]:
+        left, pos = self._parse_unary(toks, pos)
+        while pos < len(toks) and toks[pos].kind == "&&":
+            right, pos = self._parse_unary(toks, pos + 1)
+            left = (AND, left, right)
+        return left, pos
+
+    def _parse_unary(self, toks: list[Token], pos: int) -> tuple[Any, int]:
+        if pos >= len(toks):
+            raise ParseError("syntax error: unexpected end of expression", toks[-1] if toks else None)
+        kind = toks[pos].kind
+        if kind == "!":
+            operand, pos = self._parse_unary(toks, pos + 1)
+            return (NOT, operand), pos
+        if kind == "(":
+            inner, pos = self.parse_expr(toks, pos + 1)
+            if pos >= len(toks) or toks[pos].kind != ")":
+                raise ParseError("syntax error: missing ')'", toks[pos - 1] if pos <= len(toks) else None)
+            return inner, pos + 1
+        left = self.symbol_ref(toks, pos, allow_const=True)
+        pos += 1
+        if pos < len(toks) and toks[pos].kind in _CMP_OPS:
+            op = _CMP_OPS[toks[pos].kind]
+            right = self.symbol_ref(toks, pos + 1, allow_const=True)
+            return (op, left, right), pos + 2
+        return left, pos
+
+
+class FileParser(ExpressionParser):
     """Parses the statements of one file into the shared :class:`Builder`."""
 
     def __init__(self, builder: Builder, source: SourceFile):
@@ -197,6 +258,14 @@ class FileParser:
 
     def warn(self, line: int, message: str) -> None:
         self.kc.warn(self.file, line, message)
+
+    def resolve_symbol(self, tok: Token) -> Symbol:
+        if tok.kind == QUOTE:
+            return self.kc.lookup_const(tok.value)
+        sym = self.kc.lookup(tok.value)
+        if not sym.is_const:
+            sym.refs.append((self.file, tok.start, tok.end))
+        return sym
 
     def error(self, line: int, message: str, token: Token | None = None) -> None:
         col = end_col = None
@@ -214,7 +283,7 @@ class FileParser:
             try:
                 self.statement(stmt)
             except ParseError as exc:
-                self.error(stmt.line, str(exc))
+                self.error(stmt.line, str(exc), exc.token)
                 self.entry_kind = None
             self.first_statement = False
         while self.blocks:
@@ -493,64 +562,10 @@ class FileParser:
         entry.help = text
         entry.end_line = max(entry.end_line, stmt.help_end_line - 1)
 
-    # -- expressions -----------------------------------------------------------------
-    def symbol_ref(self, toks: list[Token], pos: int, allow_const: bool) -> Symbol:
-        if pos >= len(toks):
-            raise ParseError("syntax error: expected a symbol")
-        tok = toks[pos]
-        if tok.kind == WORD:
-            sym = self.kc.lookup(tok.value)
-        elif tok.kind == QUOTE and allow_const:
-            sym = self.kc.lookup_const(tok.value)
-        else:
-            raise ParseError(f"syntax error: expected a symbol, got '{tok.value}'")
-        if not sym.is_const:
-            sym.refs.append((self.file, tok.start, tok.end))
-        return sym
-
-    def parse_if(self, toks: list[Token], pos: int) -> tuple[Any, int]:
-        if pos < len(toks) and toks[pos].kind == "if":
-            return self.parse_expr(toks, pos + 1)
-        return None, pos
-
-    def parse_expr(self, toks: list[Token], pos: int) -> tuple[Any, int]:
-        left, pos = self._parse_and(toks, pos)
-        while pos < len(toks) and toks[pos].kind == "||":
-            right, pos = self._parse_and(toks, pos + 1)
-            left = (OR, left, right)
-        return left, pos
-
-    def _parse_and(self, toks: list[Token], pos: int) -> tuple[Any, int]:
-        left, pos = self._parse_unary(toks, pos)
-        while pos < len(toks) and toks[pos].kind == "&&":
-            right, pos = self._parse_unary(toks, pos + 1)
-            left = (AND, left, right)
-        return left, pos
-
-    def _parse_unary(self, toks: list[Token], pos: int) -> tuple[Any, int]:
-        if pos >= len(toks):
-            raise ParseError("syntax error: unexpected end of expression")
-        kind = toks[pos].kind
-        if kind == "!":
-            operand, pos = self._parse_unary(toks, pos + 1)
-            return (NOT, operand), pos
-        if kind == "(":
-            inner, pos = self.parse_expr(toks, pos + 1)
-            if pos >= len(toks) or toks[pos].kind != ")":
-                raise ParseError("syntax error: missing ')'")
-            return inner, pos + 1
-        left = self.symbol_ref(toks, pos, allow_const=True)
-        pos += 1
-        if pos < len(toks) and toks[pos].kind in _CMP_OPS:
-            op = _CMP_OPS[toks[pos].kind]
-            right = self.symbol_ref(toks, pos + 1, allow_const=True)
-            return (op, left, right), pos + 2
-        return left, pos
-
     # -- small helpers -----------------------------------------------------------------
     def expect_eol(self, toks: list[Token], pos: int) -> None:
         if pos < len(toks):
-            raise ParseError(f"syntax error: unexpected '{toks[pos].value}'")
+            raise ParseError(f"syntax error: unexpected '{toks[pos].value}'", toks[pos])
 
     def expect_end(self, toks: list[Token], pos: int, quote: bool) -> str:
         if pos >= len(toks) or (quote and toks[pos].kind != QUOTE):

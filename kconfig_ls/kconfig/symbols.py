@@ -118,6 +118,72 @@ class Symbol:
         self.calc_value()
         return self.str_value()
 
+    @property
+    def value(self) -> str:
+        """The current value as text: ``n``/``m``/``y`` or the string."""
+        return self.str_value_now
+
+    @property
+    def tri(self) -> int:
+        """The current tristate value (0, 1, 2)."""
+        return self.tri_value()
+
+    @property
+    def user_value(self) -> str | None:
+        """The value the user set (from a config file or set_value)."""
+        if not self.has_user:
+            return None
+        if self.type in (BOOL, TRISTATE):
+            return TRI_STR[self.user_tri]
+        return self.user_val
+
+    @property
+    def visibility(self) -> int:
+        """How visible the prompts are: 0 hidden, 1 up to m, 2 up to y."""
+        self.calc_value()
+        return self.visible
+
+    @property
+    def lower_bound(self) -> int:
+        """The least value select statements allow."""
+        self.calc_value()
+        return self.rev_dep_tri
+
+    @property
+    def upper_bound(self) -> int:
+        """The greatest value the prompts' visibility allows."""
+        self.calc_value()
+        return self.visible
+
+    @property
+    def assignable(self) -> tuple[int, ...]:
+        """The tristate values a user could give this symbol now."""
+        self.calc_value()
+        if self.type not in (BOOL, TRISTATE) or self.visible == N:
+            return ()
+        values = tuple(v for v in (N, M, Y) if self.tristate_within_range(v))
+        return values or (self.curr_tri,)
+
+    @property
+    def help(self) -> str | None:
+        """The help text of the first definition that has one."""
+        for node in self.nodes:
+            if node.help is not None:
+                return node.help
+        return None
+
+    @property
+    def definitions(self) -> list[tuple[str, int]]:
+        """(file, line) of every ``config``/``menuconfig``/``choice`` entry."""
+        return [(node.file, node.line) for node in self.nodes]
+
+    def set_value(self, value: str | int) -> bool:
+        """Set a user value (``"y"``, ``2``, ``"0x10"``, ``"text"``); False
+        when it is out of the symbol's current range, as in the C tool."""
+        if isinstance(value, int) and self.type in (BOOL, TRISTATE):
+            return self.set_tristate_value(value)
+        return self.set_string_value(str(value))
+
     # -- value computation -----------------------------------------------------
     def get_type(self) -> int:
         """The effective type: tristate acts as bool without modules and for

@@ -198,6 +198,11 @@ class Kconfig:
                 self.named_choices[name] = sym
         return sym
 
+    def find_const(self, name: str) -> Symbol | None:
+        if name in ("y", "m", "n"):
+            return _TRISTATE_CONSTS[name]
+        return self.const_symbols.get(name)
+
     def find(self, name: str) -> Symbol | None:
         """``sym_find``: a defined or referenced symbol by name (no consts)."""
         if name in ("y", "m", "n"):
@@ -220,12 +225,62 @@ class Kconfig:
                 yield sym
 
     def undefined_references(self) -> list[Symbol]:
-        """Symbols referenced but defined nowhere in this tree."""
+        """Symbols referenced but defined nowhere in this tree (use
+        :meth:`references` for where)."""
         return [
             s
             for s in self.all_symbols
             if not s.nodes and not s.is_const and not s.is_choice and s.refs and not _is_number(s.name)
         ]
+
+    def locate(self, file: str, offset: int) -> tuple[int, int]:
+        """(1-based line, 0-based column) of an offset in a parsed file."""
+        return self.files[file].index.line_col(offset)
+
+    def references(self, sym: Symbol) -> list[tuple[str, int, int]]:
+        """(file, line, column) of every reference to ``sym``."""
+        return [(f, *self.locate(f, start)) for f, start, _end in sym.refs]
+
+    def choice_symbols(self) -> list[Symbol]:
+        return list(self.choices)
+
+    def menus(self) -> Iterator[MenuNode]:
+        """Every ``menu`` entry, in menu order."""
+        return (n for n in self.walk() if n.kind == "menu")
+
+    def comments(self) -> Iterator[MenuNode]:
+        """Every ``comment`` entry, in menu order."""
+        return (n for n in self.walk() if n.kind == "comment")
+
+    # -- the Kconfiglib-style conveniences --------------------------------------------
+    def eval(self, text: str) -> int:
+        """Evaluate expression text such as ``"A && !B"`` to 0, 1 or 2;
+        raises :class:`~kconfig_ls.kconfig.evaluate.KconfigSyntaxError`."""
+        from .evaluate import evaluate
+
+        return evaluate(self, text)
+
+    def load_config(self, path: str, replace: bool = True):
+        """Load a ``.config`` as the C tool's ``conf_read`` does; returns the
+        warnings found (with file and line)."""
+        from .configfile import read_config
+
+        if replace:
+            self.reset_values()
+        return read_config(self, path)
+
+    def write_config(self, path: str = ".config") -> bool:
+        """Write the ``.config`` (atomically, keeping ``.config.old``);
+        False when the file already had this content."""
+        from .session import write_config
+
+        return write_config(self, path)
+
+    def write_min_config(self, path: str) -> None:
+        """Write the minimal config ``savedefconfig`` would."""
+        from .session import write_min_config
+
+        write_min_config(self, path)
 
     # -- values ------------------------------------------------------------------
     def reset_values(self) -> None:

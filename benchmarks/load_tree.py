@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Load-and-configure time on a kernel tree: kconfig-ls against the C tool
+(and Kconfiglib when it is installed), measured side by side in one run.
+
+    python benchmarks/load_tree.py [--tree DIR] [--arch x86_64] [--mode allnoconfig] [--runs 5]
+
+Prints the median wall time of each contender and the ratios to the C tool.
+The C tool runs as `conf --<mode> Kconfig` in the tree with the same
+environment the engine computes (what `make` gives it, minus make itself);
+`make <mode>` is timed too.  Kconfiglib 14.1 cannot parse Linux 6.1 as is,
+so it runs on a copy whose kernel/module/Kconfig says `option modules`.
+Timings are never asserted anywhere: this is a measurement, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from kconfig_ls.kconfig import configfile, session  # noqa: E402
+from kconfig_ls.kconfig.kernel import kernel_env  # noqa: E402
+from kconfig_ls.kconfig.tree import Kconfig  # noqa: E402
+
+
+def _only_kconfig_inputs(directory: str, names: list[str]) -> list[str]:
+    """copytree filter: Kconfig files everywhere, all of scripts/."""
+    if "/scripts" in directory or directory.endswith("scripts"):
+        return []
+    return [n for n in names if os.path.isfile(os.path.join(directory, n)) and not n.startswith("Kconfig")]
+
+
+def median_time(fn, runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> int:
+    default_tree = os.environ.get("KCONFIG_LS_KERNEL") or os.path.expanduser(
+        "~/.cache/kconfig-ls/linux-source-6.1"
+    )
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tree", default=default_tree)
+    parser.add_argument("--arch", default="x86_64")
+    parser.add_argument("--mode", default="allnoconfig")
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    tree = Path(args.tree).resolve()
+    ke = kernel_env(str(tree), args.arch)
+    work = Path(tempfile.mkdtemp(prefix="kconfig-ls-bench-"))
+    results: dict[str, float] = {}
+
+    conf = tree / "scripts" / "kconfig" / "conf"
+    c_env = dict(ke.env, KCONFIG_CONFIG=str(work / "c.config"))
+    for var in ("KCONFIG_AUTOCONFIG", "KCONFIG_AUTOHEADER", "KCONFIG_RUSTCCFG"):
+        c_env[var] = str(work / f"c-{var.lower()}")
+
+    def run_c() -> None:
+        subprocess.run([str(conf), "-s", f"--{args.mode}", "Kconfig"], cwd=tree, env=c_env, check=True,
+                       stdout=subprocess.DEVNULL)
+
+    results["C conf"] = median_time(run_c, args.runs)
+
+    build = work / "make-build"
+
+    def run_make() -> None:
+        subprocess.run(["make", "-s", f"ARCH={args.arch}", f"O={build}", args.mode], cwd=tree, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    run_make()  # builds conf in the O= directory once
+    results["make (C conf + make overhead)"] = median_time(run_make, args.runs)
+
+    def run_ours() -> None:
+        kc = Kconfig(ke.kconfig, srctree=str(tree), env=ke.env)
+        session.apply_mode(kc, args.mode)
+        configfile.config_text(kc)
+
+    results["kconfig-ls (in process)"] = median_time(run_ours, args.runs)
+
+    ours_env = dict(c_env, KCONFIG_CONFIG=str(work / "ours.config"),
+                    PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+
+    def run_ours_cli() -> None:
+        subprocess.run([sys.executable, "-m", "kconfig_ls.cli", "conf", "-s", f"--{args.mode}", "Kconfig"],
+                       cwd=tree, env=ours_env, check=True, stdout=subprocess.DEVNULL)
+
+    results["kconfig-ls conf (new process)"] = median_time(run_ours_cli, args.runs)
+    same = (work / "ours.config").read_bytes() == (work / "c.config").read_bytes()
+
+    try:
+        import kconfiglib  # type: ignore
+    except ImportError:
+        kconfiglib = None
+    if kconfiglib is not None:
+        copy = work / "kconfiglib-tree"
+        shutil.copytree(tree, copy, symlinks=True, ignore=_only_kconfig_inputs)
+        module_kconfig = copy / "kernel" / "module" / "Kconfig"
+        text = module_kconfig.read_text()
+        module_kconfig.write_text(text.replace("\n\tmodules\n", "\n\toption modules\n", 1))
+        env_backup = dict(os.environ)
+
+        def run_kconfiglib() -> None:
+            os.environ.update(ke.env)
+            os.environ["srctree"] = str(copy)
+            try:
+                kconf = kconfiglib.Kconfig(str(copy / "Kconfig"), warn=False)
+                for sym in kconf.unique_defined_syms:
+                    sym.set_value(0 if args.mode == "allnoconfig" else 2)
+                kconf.write_config(str(work / "kconfiglib.config"), save_old=False, verbose=False)
+            finally:
+                os.environ.clear()
+                os.environ.update(env_backup)
+
+        results["Kconfiglib 14.1 (load, set all, write)"] = median_time(run_kconfiglib, args.runs)
+
+    base = results["C conf"]
+    print(f"{args.mode} on {tree} ARCH={args.arch}, median of {args.runs} runs")
+    for name, seconds in results.items():
+        print(f"  {name:45s} {seconds:7.3f} s   x{seconds / base:5.2f} of C conf")
+    print(f"  kconfig-ls output identical to C conf: {same}")
+    shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
