@@ -9,8 +9,9 @@ import os
 import sys
 import time
 
-from .kconfig import session
+from .kconfig import configfile, session
 from .kconfig.configfile import N_AS_VALUE, symbol_line
+from .kconfig.defconfigs import apply_defconfig, defconfig_exists
 from .kconfig.errors import KconfigError, Severity
 from .kconfig.kernel import kernel_env
 from .kconfig.newconfig import new_symbols
@@ -272,25 +273,18 @@ def _conf_usage() -> None:
 # -- config ----------------------------------------------------------------------------
 
 
-def resolve_defconfig(tree: str, srcarch: str, name: str) -> str:
-    """An ``arch/*/configs`` name (``44x/bamboo_defconfig``) or a path."""
-    candidate = os.path.join(tree, "arch", srcarch, "configs", name)
-    if os.path.isfile(candidate):
-        return os.path.abspath(candidate)
-    if os.path.isfile(name):
-        return os.path.abspath(name)
-    raise KconfigError(f"defconfig not found: {name} (looked in arch/{srcarch}/configs/ and as a path)")
-
-
 def config_main(args: argparse.Namespace) -> int:
     tree = os.path.abspath(args.tree)
     try:
         ke = kernel_env(tree, args.arch)
-        defconfig_path = None
-        if args.defconfig:
-            defconfig_path = resolve_defconfig(tree, ke.srcarch, args.defconfig)
-        elif args.mode == "defconfig":
-            defconfig_path = resolve_defconfig(tree, ke.srcarch, ke.defconfig)
+        defconfig = args.defconfig or (ke.defconfig if args.mode == "defconfig" else None)
+        if defconfig is not None:
+            if os.path.isfile(defconfig):
+                defconfig = os.path.abspath(defconfig)
+            elif not defconfig_exists(tree, ke.srcarch, defconfig):
+                raise KconfigError(
+                    f"defconfig not found: {defconfig} (looked in arch/{ke.srcarch}/configs/ and as a path)"
+                )
         config_in = os.path.abspath(args.config) if args.config else None
         if config_in and not os.path.isfile(config_in):
             raise KconfigError(f"config file not found: {args.config}")
@@ -303,7 +297,7 @@ def config_main(args: argparse.Namespace) -> int:
     os.chdir(tree)
     try:
         kc = Kconfig(ke.kconfig, srctree=".", env=ke.env, warn_stream=sys.stderr if args.verbose else None)
-        return _config_mode(kc, ke, args.mode, defconfig_path, config_in, out, fragments)
+        return _config_mode(kc, ke, args.mode, defconfig, config_in, out, fragments)
     except KconfigError as exc:
         sys.stderr.write(f"kconfig-ls: {exc}\n")
         return 1
@@ -311,15 +305,14 @@ def config_main(args: argparse.Namespace) -> int:
         os.chdir(cwd)
 
 
-def _config_mode(kc, ke, mode, defconfig_path, config_in, out, fragments) -> int:
-    from .kconfig.fragments import merge_fragments
+def _config_mode(kc, ke, mode, defconfig, config_in, out, fragments) -> int:
+    from .kconfig.fragments import merge_fragments, olddefconfig_text
 
     if mode in ("allnoconfig", "allyesconfig", "allmodconfig", "alldefconfig"):
         session.apply_mode(kc, mode)
     else:
-        if defconfig_path:
-            session.read_user_config(kc, defconfig_path, None)
-            session.apply_mode(kc, "defconfig")
+        if defconfig:
+            apply_defconfig(kc, ke.tree, ke.srcarch, defconfig)
         else:
             source = config_in or os.path.join(ke.tree, ".config")
             if not os.path.isfile(source) and mode != "olddefconfig":
@@ -329,6 +322,8 @@ def _config_mode(kc, ke, mode, defconfig_path, config_in, out, fragments) -> int
         if fragments:
             merge_fragments(kc, fragments)
     if mode == "savedefconfig":
+        # `make savedefconfig` is a new conf run that reads the .config.
+        olddefconfig_text(kc, configfile.config_text(kc))
         target = out or os.path.join(ke.tree, "defconfig")
         session.write_min_config(kc, target)
         print(f"minimal config written to {target}")

@@ -14,6 +14,7 @@ import time
 from importlib import resources
 
 from .kconfig import configfile, session
+from .kconfig.defconfigs import apply_defconfig
 from .kconfig.kernel import kernel_env
 from .kconfig.tree import Kconfig
 
@@ -51,8 +52,7 @@ def _kernel_demo(tree: str) -> int:
         start = time.perf_counter()
         kc = Kconfig(ke.kconfig, srctree=".", env=ke.env)
         loaded = time.perf_counter() - start
-        session.read_user_config(kc, f"arch/{ke.srcarch}/configs/{ke.defconfig}", None)
-        session.apply_mode(kc, "defconfig")
+        apply_defconfig(kc, tree, ke.srcarch, ke.defconfig)
         text = configfile.config_text(kc)
     finally:
         os.chdir(cwd)

@@ -44,11 +44,14 @@ def read_config_simple(
     path: str,
     display_name: str | None = None,
     warn_unknown: bool | None = None,
+    text: str | None = None,
 ) -> ConfigReadResult:
     """Load user values from ``path`` (``conf_read_simple`` with
-    ``S_DEF_USER``).  Raises ``OSError`` when the file cannot be read."""
-    with open(path, "rb") as f:
-        data = f.read()
+    ``S_DEF_USER``), or from ``text`` when given (``path`` then only names
+    it).  Raises ``OSError`` when the file cannot be read."""
+    if text is None:
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8", "surrogateescape")
     name = display_name or path
     result = ConfigReadResult(name)
     if warn_unknown is None:
@@ -65,7 +68,6 @@ def read_config_simple(
         sym.user_tri = N
         sym.user_selection = None
 
-    text = data.decode("utf-8", "surrogateescape")
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -173,11 +175,14 @@ def _set_user_value(sym: Symbol, value: str, warn: Callable[[str], None]) -> boo
     return True
 
 
-def read_config(kc: Kconfig, path: str, display_name: str | None = None) -> ConfigReadResult:
-    """Load ``path`` as the current configuration (``conf_read``): user
-    values, then the checks that drop values that no longer apply."""
+def read_config(
+    kc: Kconfig, path: str, display_name: str | None = None, text: str | None = None
+) -> ConfigReadResult:
+    """Load ``path`` (or ``text``) as the current configuration
+    (``conf_read``): user values, then the checks that drop values that no
+    longer apply."""
     kc.conf_changed = False
-    result = read_config_simple(kc, path, display_name)
+    result = read_config_simple(kc, path, display_name, text=text)
     settle_after_read(kc, result)
     return result
 

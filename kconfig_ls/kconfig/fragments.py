@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from typing import TYPE_CHECKING
 
 from .configfile import config_text, read_config
@@ -29,16 +28,17 @@ def fragment_symbols(text: str, prefix: str = "CONFIG_") -> list[str]:
 
 
 def merge_text(base: str, fragment: str, prefix: str = "CONFIG_") -> str:
-    """``base`` with every line mentioning a symbol the fragment sets
-    dropped, then the fragment appended."""
+    """merge_config.sh's merge of one fragment: the lines of ``base`` that
+    mention a symbol the fragment sets are dropped, then a newline and the
+    fragment are appended."""
     lines = base.splitlines(keepends=True)
     for name in fragment_symbols(fragment, prefix):
+        word = re.compile(r"(?<![A-Za-z0-9_])" + re.escape(name) + r"(?![A-Za-z0-9_])")
+        if not any(word.search(line) for line in lines):
+            continue
         pattern = re.compile(re.escape(name) + r"[ =]")
         lines = [line for line in lines if not pattern.search(line)]
-    merged = "".join(lines)
-    if merged and not merged.endswith("\n"):
-        merged += "\n"
-    return merged + fragment
+    return "".join(lines) + "\n" + fragment
 
 
 def merge_fragments(kc: Kconfig, fragments: list[str]) -> None:
@@ -48,19 +48,19 @@ def merge_fragments(kc: Kconfig, fragments: list[str]) -> None:
     text = config_text(kc)
     prefix = kc.env.get("CONFIG_", "CONFIG_")
     for name in fragments:
-        path = _find_fragment(kc, name)
-        with open(path, encoding="utf-8", errors="surrogateescape") as f:
-            text = merge_text(text, f.read(), prefix)
-    with tempfile.NamedTemporaryFile(
-        "w", suffix=".config", delete=False, encoding="utf-8", errors="surrogateescape"
-    ) as tmp:
-        tmp.write(text)
-    try:
-        # make runs olddefconfig as a new conf process.
-        kc.reset_values()
-        read_config(kc, tmp.name, ".config")
-    finally:
-        os.unlink(tmp.name)
+        text = merge_text(text, _read(_find_fragment(kc, name)), prefix)
+    olddefconfig_text(kc, text)
+
+
+def olddefconfig_text(kc: Kconfig, text: str) -> None:
+    """Load config ``text`` as a fresh ``make olddefconfig`` would."""
+    kc.reset_values()
+    read_config(kc, ".config", text=text)
+
+
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        return f.read()
 
 
 def _find_fragment(kc: Kconfig, name: str) -> str:

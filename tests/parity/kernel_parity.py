@@ -9,7 +9,8 @@ import subprocess
 from pathlib import Path
 
 from kconfig_ls.kconfig import configfile, session
-from kconfig_ls.kconfig.fragments import merge_fragments
+from kconfig_ls.kconfig.defconfigs import apply_defconfig
+from kconfig_ls.kconfig.fragments import merge_fragments, olddefconfig_text
 from kconfig_ls.kconfig.kernel import available_arches, kernel_env, srcarch_for
 from kconfig_ls.kconfig.tree import Kconfig
 
@@ -89,18 +90,20 @@ def our_mode(tree: Path, arch: str, mode: str) -> bytes:
     kc = load(tree, arch)
     if mode == "defconfig":
         ke = kernel_env(str(tree), arch)
-        session.read_user_config(kc, str(tree / "arch" / srcarch_for(arch) / "configs" / ke.defconfig), None)
-    session.apply_mode(kc, mode)
+        apply_defconfig(kc, str(tree), srcarch_for(arch), ke.defconfig)
+    else:
+        session.apply_mode(kc, mode)
     return configfile.config_text(kc).encode("utf-8", "surrogateescape")
 
 
 def our_defconfig(tree: Path, arch: str, name: str, fragments: list[str] = ()) -> tuple[bytes, bytes]:
-    """(.config, savedefconfig output) for `make <name> [fragments]`."""
+    """(.config, savedefconfig output) for `make <name> [fragments]` and
+    then `make savedefconfig` (a new conf run reading that .config)."""
     kc = load(tree, arch)
-    session.read_user_config(kc, str(tree / "arch" / srcarch_for(arch) / "configs" / name), None)
-    session.apply_mode(kc, "defconfig")
+    apply_defconfig(kc, str(tree), srcarch_for(arch), name)
     if fragments:
         merge_fragments(kc, list(fragments))
-    config = configfile.config_text(kc).encode("utf-8", "surrogateescape")
+    text = configfile.config_text(kc)
+    olddefconfig_text(kc, text)
     minimal = configfile.min_config_text(kc).encode("utf-8", "surrogateescape")
-    return config, minimal
+    return text.encode("utf-8", "surrogateescape"), minimal

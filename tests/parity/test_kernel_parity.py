@@ -43,16 +43,14 @@ def _diff(expected: bytes, actual: bytes) -> str:
     return "\n".join(list(lines)[:40])
 
 
-# arch/mips/Makefile generates its default (32r2el_defconfig) from
-# generic_defconfig, fragments and generic-board-config.sh; not emulated yet.
-_KNOWN_GAPS = {("mips", "defconfig")}
+_KNOWN_GAPS: set[tuple[str, str]] = set()
 
 
 def _arch_mode_param(arch: str, mode: str):
     # One xdist worker takes all modes of an arch, so the tree is parsed once.
     marks = [pytest.mark.xdist_group(arch)]
     if (arch, mode) in _KNOWN_GAPS:
-        marks.append(pytest.mark.xfail(strict=True, reason="generated mips defconfig"))
+        marks.append(pytest.mark.xfail(strict=True, reason="known gap"))
     return pytest.param(arch, mode, marks=marks, id=f"{arch}-{mode}")
 
 
