@@ -1,0 +1,96 @@
+"""The command line: error messages and exit codes, the demo, and
+`kconfig-ls config` against `make` on the real tree."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    return subprocess.run([sys.executable, "-m", "kconfig_ls.cli", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, check=False)
+
+
+def test_config_rejects_a_missing_tree(tmp_path):
+    proc = cli("config", "--tree", str(tmp_path / "nowhere"), "allnoconfig")
+    assert proc.returncode == 2
+    assert "not a kernel tree" in proc.stderr
+
+
+def test_demo_runs_on_the_bundled_tree():
+    proc = cli("demo", "--tree", "/nonexistent")
+    assert proc.returncode == 0, proc.stderr
+    assert "CONFIG_E1000=m" in proc.stdout
+    assert 'CONFIG_GREETING="Hello, world! v1.0"' in proc.stdout
+
+
+def test_conf_reports_a_missing_kconfig(tmp_path):
+    proc = cli("conf", "--allnoconfig", "Kconfig", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert proc.stderr.strip() == "can't find file Kconfig"
+
+
+def test_conf_reports_a_missing_source_with_location(tmp_path):
+    (tmp_path / "Kconfig").write_text('config A\n\tbool "a"\nsource "missing/Kconfig"\n')
+    proc = cli("conf", "--allnoconfig", "Kconfig", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert proc.stderr.strip() == 'Kconfig:3: can\'t open file "missing/Kconfig"'
+
+
+def test_conf_syntax_error_names_file_and_line(tmp_path):
+    (tmp_path / "Kconfig").write_text('config A\n\tbool "a"\n\tdepends on (B\n')
+    proc = cli("conf", "--allnoconfig", "Kconfig", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("Kconfig:3:")
+    assert not (tmp_path / ".config").exists()
+
+
+def test_conf_refuses_a_directory_as_config(tmp_path):
+    (tmp_path / "Kconfig").write_text('config A\n\tbool "a"\n')
+    (tmp_path / "cfgdir").mkdir()
+    env_cmd = ["conf", "--allnoconfig", "Kconfig"]
+    env = dict(os.environ, PYTHONPATH=str(REPO), KCONFIG_CONFIG="cfgdir")
+    proc = subprocess.run([sys.executable, "-m", "kconfig_ls.cli", *env_cmd], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 1
+    assert "cfgdir: Is a directory" in proc.stderr
+
+
+@pytest.mark.kernel
+def test_config_unknown_arch_lists_the_arches(kernel_tree):
+    proc = cli("config", "--tree", str(kernel_tree), "--arch", "vax", "allnoconfig")
+    assert proc.returncode == 2
+    assert "unknown architecture 'vax'" in proc.stderr and "x86" in proc.stderr
+
+
+@pytest.mark.kernel
+def test_config_savedefconfig_of_a_subdir_defconfig_matches_make(kernel_tree, tmp_path):
+    out = tmp_path / "bamboo_defconfig"
+    proc = cli("config", "--tree", str(kernel_tree), "--arch", "powerpc", "savedefconfig",
+               "--defconfig", "44x/bamboo_defconfig", "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    build = tmp_path / "build"
+    for target in ("44x/bamboo_defconfig", "savedefconfig"):
+        subprocess.run(["make", "-s", "ARCH=powerpc", f"O={build}", target], cwd=kernel_tree, check=True,
+                       capture_output=True)
+    assert out.read_bytes() == (build / "defconfig").read_bytes()
+
+
+@pytest.mark.kernel
+def test_config_olddefconfig_keeps_config_old(kernel_tree, tmp_path):
+    out = tmp_path / "out.config"
+    assert cli("config", "--tree", str(kernel_tree), "--arch", "x86_64", "allnoconfig", "-o", str(out)).returncode == 0
+    first = out.read_bytes()
+    proc = cli("config", "--tree", str(kernel_tree), "--arch", "x86_64", "olddefconfig", "--config", str(out),
+               "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "No change to" in proc.stdout
+    assert out.read_bytes() == first
