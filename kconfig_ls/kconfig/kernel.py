@@ -90,7 +90,7 @@ def default_defconfig(tree: str, arch: str, subarch: str | None = None) -> str:
             return "x86_64_defconfig" if platform.machine() == "x86_64" else "i386_defconfig"
         return f"{arch}_defconfig"
     if srcarch == "sparc":
-        return "sparc32_defconfig" if arch == "sparc32" else "sparc64_defconfig"
+        return "sparc64_defconfig" if arch == "sparc64" else "sparc32_defconfig"
     if srcarch == "parisc":
         return "generic-64bit_defconfig" if arch == "parisc64" else "generic-32bit_defconfig"
     if srcarch == "um":
