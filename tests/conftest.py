@@ -73,7 +73,8 @@ def parity(tmp_path, c_conf):
     """``parity(files, mode, config=None)``: run the C conf and ours on the
     same inline tree in two directories and return both .config texts."""
 
-    def check(files: dict[str, str], mode: str, config: str | None = None, env: dict[str, str] | None = None):
+    def check(files: dict[str, str], mode: str, config: str | None = None, env: dict[str, str] | None = None,
+              stdin: str | None = None):
         outputs = []
         for side in ("c", "ours"):
             root = tmp_path / side
@@ -84,10 +85,12 @@ def parity(tmp_path, c_conf):
             if mode.startswith("defconfig") or mode.startswith("savedefconfig"):
                 name, _, value = mode.partition("=")
                 args = [f"--{name}", value, "Kconfig"]
-            runner = (lambda r, a: run_c_conf(c_conf, r, a, env)) if side == "c" else (
-                lambda r, a: run_our_conf(r, a, env))
+            runner = (lambda r, a: run_c_conf(c_conf, r, a, env, stdin)) if side == "c" else (
+                lambda r, a: run_our_conf(r, a, env, stdin))
             proc = runner(root, args)
             produced = root / (args[1] if mode.startswith("savedefconfig") else ".config")
+            if mode in ("listnewconfig", "helpnewconfig") and config is not None:
+                produced = root / ".config"
             text = produced.read_text() if produced.exists() else None
             outputs.append((proc.returncode, text, proc.stdout, proc.stderr))
         (c_rc, c_text, c_out, c_err), (o_rc, o_text, o_out, o_err) = outputs

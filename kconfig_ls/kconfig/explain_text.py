@@ -19,8 +19,8 @@ def valued_symbol_text(sym: Symbol) -> str:
 
 
 def valued_expr(e) -> str:
-    """``e`` with every symbol followed by its current value, printed the
-    way the C tool prints expressions in its messages and help."""
+    """``e`` with every symbol followed by its last computed value, printed
+    the way the C tool prints expressions in its messages and help."""
     return c_expr_text(e, with_values=True)
 
 
@@ -36,9 +36,13 @@ def c_expr_text(e, with_values: bool = False) -> str:
 
 
 def _c_sym(sym: Symbol, out: list[str], with_values: bool) -> None:
-    out.append(sym.name if sym.name is not None else "<choice>")
+    if sym.name is None:
+        out.append("<choice>")
+        return
+    out.append(sym.name)
     if with_values and sym.type != UNKNOWN:
-        sym.calc_value()
+        # The value as last computed, even if stale: the C tool prints
+        # sym_get_string_value() without recomputing.
         out.append(f" [={sym.str_value()}]")
 
 

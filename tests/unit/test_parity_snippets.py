@@ -200,3 +200,30 @@ def test_syncconfig_writes_the_same_include_files(tmp_path, c_conf, case):
         results.append((first.returncode, second.returncode, first.stdout + second.stdout,
                         first.stderr + second.stderr, _tree_files(root)))
     assert results[1] == results[0]
+
+
+@pytest.mark.parametrize("seed", ["0x1", "12345", "0xdeadbeef"])
+@pytest.mark.parametrize("case", ["types_and_defaults", "choices", "select_imply_and_unmet"])
+def test_randconfig_with_seed(parity, case, seed):
+    parity({"Kconfig": CASES[case]}, "randconfig", env={"KCONFIG_SEED": seed})
+
+
+@pytest.mark.parametrize("probability", ["10", "70:20", "30:30:40"])
+def test_randconfig_probability(parity, probability):
+    parity({"Kconfig": CASES["choices"]}, "randconfig", env={"KCONFIG_SEED": "7", "KCONFIG_PROBABILITY": probability})
+
+
+PARTIAL = "CONFIG_B=y\nCONFIG_T=m\nCONFIG_X=m\nCONFIG_TB=m\nCONFIG_NET=y\n"
+
+
+@pytest.mark.parametrize("mode", ["listnewconfig", "helpnewconfig", "yes2modconfig", "mod2yesconfig", "mod2noconfig"])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_config_rewriting_and_listing_modes(parity, case, mode):
+    parity({"Kconfig": CASES[case]}, mode, config=PARTIAL)
+
+
+@pytest.mark.parametrize("answers", ["", "y\n", "n\nm\ny\n?\n2\n", "m\n1\n\nfoo\n5\n"])
+@pytest.mark.parametrize("mode", ["oldconfig", "oldaskconfig"])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_interactive_modes(parity, case, mode, answers):
+    parity({"Kconfig": CASES[case]}, mode, config=PARTIAL, stdin=answers)
