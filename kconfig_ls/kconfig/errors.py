@@ -28,6 +28,9 @@ class Diagnostic:
     end_col: int | None = None
     end_line: int | None = None
     code: str = ""
+    #: The C tool's exact text for this problem, when it differs from
+    #: ``message`` (the conf-compatible CLI prints this).
+    c_text: str | None = None
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}: {self.severity.value}: {self.message}"

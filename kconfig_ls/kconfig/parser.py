@@ -63,9 +63,11 @@ class ParseError(Exception):
     """A statement that does not fit the grammar (caught per statement);
     ``token`` is where it went wrong, when known."""
 
-    def __init__(self, message: str, token: Token | None = None):
+    def __init__(self, message: str, token: Token | None = None, c_message: str | None = None):
         super().__init__(message)
         self.token = token
+        #: What the C tool says after "syntax error" (default "invalid statement").
+        self.c_message = c_message
 
 
 class SourceFile:
@@ -154,9 +156,10 @@ class Builder:
         if sym.type == UNKNOWN:
             sym.type = typ
             return
+        entry = self.current_entry
         self.kc.warn(
-            file,
-            line,
+            entry.file,
+            entry.line,
             f"ignoring type redefinition of '{sym.name or '<choice>'}' from "
             f"'{_C_TYPE_NAMES[sym.type]}' to '{_C_TYPE_NAMES[typ]}'",
         )
@@ -267,13 +270,13 @@ class FileParser(ExpressionParser):
             sym.refs.append((self.file, tok.start, tok.end))
         return sym
 
-    def error(self, line: int, message: str, token: Token | None = None) -> None:
+    def error(self, line: int, message: str, token: Token | None = None, c_text: str | None = None) -> None:
         col = end_col = None
         if token is not None:
             line, col = self.source.index.line_col(token.start)
             end_col = col + (token.end - token.start)
         self.kc.add_diagnostic(
-            Diagnostic(self.file, line, message, Severity.ERROR, col or 0, end_col)
+            Diagnostic(self.file, line, message, Severity.ERROR, col or 0, end_col, c_text=c_text)
         )
 
     def run(self) -> None:
@@ -283,7 +286,11 @@ class FileParser(ExpressionParser):
             try:
                 self.statement(stmt)
             except ParseError as exc:
-                self.error(stmt.line, str(exc), exc.token)
+                c_message = exc.c_message or "invalid statement"
+                c_text = f"{self.file}:{stmt.line + 1}: syntax error\n{self.file}:{stmt.line}: {c_message}\n"
+                if c_message.startswith("unexpected '"):
+                    c_text = f"{self.file}:{stmt.line}: {c_message}\n"
+                self.error(stmt.line, str(exc), exc.token, c_text)
                 self.entry_kind = None
             self.first_statement = False
         while self.blocks:
@@ -359,7 +366,7 @@ class FileParser(ExpressionParser):
             pp.filename, pp.lineno = self.file, line
             pp.assign(toks[0].value, value, toks[1].kind)
         elif kind == WORD:
-            raise ParseError(f'unknown statement "{toks[0].value}"')
+            raise ParseError(f'unknown statement "{toks[0].value}"', toks[0], f'unknown statement "{toks[0].value}"')
         else:
             raise ParseError("invalid statement")
 
@@ -372,7 +379,14 @@ class FileParser(ExpressionParser):
             raise ParseError(f"unexpected 'end{kind}' (no open '{kind}' block in this file)")
         open_kind, node, _line = self.blocks[-1]
         if open_kind != kind:
-            raise ParseError(f"unexpected 'end{kind}' within {open_kind} block")
+            # The block counts as closed all the same (as in the C grammar).
+            self.blocks.pop()
+            self.b.close_block()
+            raise ParseError(
+                f"unexpected 'end{kind}' within {open_kind} block",
+                stmt.tokens[0],
+                f"unexpected '{kind}' within {open_kind} block",
+            )
         self.blocks.pop()
         node.end_line = stmt.line
         self.b.close_block()

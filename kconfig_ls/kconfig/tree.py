@@ -119,7 +119,9 @@ class Kconfig:
     def add_diagnostic(self, diag: Diagnostic) -> None:
         self.diagnostics.append(diag)
         if self.warn_stream is not None:
-            if diag.severity is Severity.WARNING:
+            if diag.c_text is not None:
+                self.warn_stream.write(diag.c_text)
+            elif diag.severity is Severity.WARNING:
                 self.warn_stream.write(f"{diag.file}:{diag.line}:warning: {diag.message}\n")
             else:
                 self.warn_stream.write(f"{diag.file}:{diag.line}: {diag.message}\n")

@@ -227,3 +227,22 @@ def test_config_rewriting_and_listing_modes(parity, case, mode):
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_interactive_modes(parity, case, mode, answers):
     parity({"Kconfig": CASES[case]}, mode, config=PARTIAL, stdin=answers)
+
+
+ERROR_CASES = {
+    "unbalanced_paren": 'config A\n\tbool "a"\n\tdepends on (B\n',
+    "unknown_statement": 'foo bar\nconfig A\n\tbool "a"\n',
+    "option_outside_entry": 'config A\n\tbool "a"\nmenu "m"\n\tdefault y\nendmenu\n',
+    "wrong_end": 'if A\nendmenu\nconfig B\n\tbool "b"\n',
+    "config_without_name": "config\n",
+    "select_without_symbol": 'config A\n\tbool "a"\n\tselect\n',
+    "recursive_dep": 'config A\n\tbool "a"\n\tdepends on B\nconfig B\n\tbool "b"\n\tdepends on A\n',
+    "type_redefinition": 'config A\n\tbool "a"\nconfig A\n\ttristate\n',
+    "warnings_only": 'config A\n\tbool " leading"\n\thelp\nconfig B\n\tbool\n\tprompt "x"\n\tprompt "y"\n',
+    "unsupported_character": 'config A\n\tbool "a" ;\n',
+}
+
+
+@pytest.mark.parametrize("case", sorted(ERROR_CASES))
+def test_errors_and_warnings_match_the_c_tool(parity, case):
+    parity({"Kconfig": ERROR_CASES[case]}, "allnoconfig")
