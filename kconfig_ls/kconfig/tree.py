@@ -4,6 +4,7 @@ finalisation (dependency propagation, automatic sub-menus, choices), as
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
@@ -98,6 +99,17 @@ class Kconfig:
 
         self.pp = Preprocessor(env=self.env, shell=shell, info=info or print, warn=self._pp_warning)
 
+        # Loading builds ~100k long-lived objects; generational GC passes
+        # would rescan the growing graph again and again for no garbage.
+        gc_was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            self._load(filename)
+        finally:
+            if gc_was_enabled:
+                gc.enable()
+
+    def _load(self, filename: str) -> None:
         Builder(self).parse_file(filename)
         if self.modules_sym is None:
             self.modules_sym = SYM_N
