@@ -90,6 +90,9 @@ class Lexer:
         self.warn = warn  # (line, message)
         self.pos = 0
         self.line = 1
+        #: Whether any $(...) was expanded (the result then depends on the
+        #: macro state, not only on the text).
+        self.expanded = False
 
     def statements(self) -> Iterator[Statement]:
         text = self.text
@@ -149,6 +152,7 @@ class Lexer:
                     if line_end < 0:
                         line_end = n
                     pp.filename, pp.lineno = self.filename, self.line
+                    self.expanded = True
                     value, end = pp.expand_token(text[:line_end], pos)
                     self.pos = end
                     if value:
@@ -216,6 +220,7 @@ class Lexer:
                 if line_end < 0:
                     line_end = n
                 self.pp.filename, self.pp.lineno = self.filename, self.line
+                self.expanded = True
                 value, pos = self.pp.expand_dollar(text[:line_end], pos + 1)
                 parts.append(value)
                 continue

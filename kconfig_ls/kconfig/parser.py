@@ -89,6 +89,21 @@ class SourceFile:
         return self._index
 
 
+class LexedFile:
+    """One file's statements as lexed, kept for re-linking after edits:
+    whether any macro was expanded, the macro state at the start, and the
+    state (plus the lexer position) after each ``source``."""
+
+    __slots__ = ("statements", "warnings", "expanded", "start_state", "after_source")
+
+    def __init__(self, statements, warnings, expanded, start_state, after_source):
+        self.statements: list[Statement] = statements
+        self.warnings: list[tuple[int, str]] = warnings
+        self.expanded: bool = expanded
+        self.start_state: int = start_state
+        self.after_source: dict[int, tuple[int, int, int]] = after_source
+
+
 class Builder:
     """Builds the menu tree of one :class:`Kconfig` from its files."""
 
@@ -183,7 +198,7 @@ class Builder:
                 "Recursive inclusion detected.\nInclusion path:\n"
                 f"  current file : {name}\n{''.join(chain)}".rstrip("\n")
             )
-        text = self.kc.read_file(path)
+        text = self.kc.read_source(name, path)
         source = SourceFile(name, path, text, included_from)
         self.kc.files[name] = source
         FileParser(self, source).run()
@@ -280,23 +295,66 @@ class FileParser(ExpressionParser):
         )
 
     def run(self) -> None:
-        pp = self.kc.pp
-        lexer = Lexer(self.source.text, self.file, pp, self.warn)
-        for stmt in lexer.statements():
-            try:
-                self.statement(stmt)
-            except ParseError as exc:
-                c_message = exc.c_message or "invalid statement"
-                c_text = f"{self.file}:{stmt.line + 1}: syntax error\n{self.file}:{stmt.line}: {c_message}\n"
-                if c_message.startswith("unexpected '"):
-                    c_text = f"{self.file}:{stmt.line}: {c_message}\n"
-                self.error(stmt.line, str(exc), exc.token, c_text)
-                self.entry_kind = None
-            self.first_statement = False
+        cache = self.kc.lex_cache
+        if cache is None:
+            for stmt in Lexer(self.source.text, self.file, self.kc.pp, self.warn).statements():
+                self.consume(stmt)
+        else:
+            self._run_with_cache(cache)
         while self.blocks:
             kind, node, line = self.blocks.pop()
             self.error(line, "missing end statement for this entry")
             self.b.close_block()
+
+    def consume(self, stmt: Statement) -> None:
+        try:
+            self.statement(stmt)
+        except ParseError as exc:
+            c_message = exc.c_message or "invalid statement"
+            c_text = f"{self.file}:{stmt.line + 1}: syntax error\n{self.file}:{stmt.line}: {c_message}\n"
+            if c_message.startswith("unexpected '"):
+                c_text = f"{self.file}:{stmt.line}: {c_message}\n"
+            self.error(stmt.line, str(exc), exc.token, c_text)
+            self.entry_kind = None
+        self.first_statement = False
+
+    def _run_with_cache(self, cache: dict) -> None:
+        """Replay this file's statements from an earlier lexing when the text
+        and the macro state it depends on are the same (the language server
+        re-links the tree after an edit without re-lexing other files)."""
+        pp = self.kc.pp
+        key = (self.file, self.source.text)
+        entry: LexedFile | None = cache.get(key)
+        if entry is not None and (not entry.expanded or entry.start_state == pp.fingerprint()):
+            for line, message in entry.warnings:
+                self.warn(line, message)
+            for index, stmt in enumerate(entry.statements):
+                self.consume(stmt)
+                resume = entry.after_source.get(index)
+                if resume is not None and resume[0] != pp.fingerprint():
+                    # A sourced file changed the macros: lex the rest anew.
+                    lexer = Lexer(self.source.text, self.file, pp, self.warn)
+                    lexer.pos, lexer.line = resume[1], resume[2]
+                    for rest in lexer.statements():
+                        self.consume(rest)
+                    return
+            return
+        warnings: list[tuple[int, str]] = []
+
+        def record(line: int, message: str) -> None:
+            warnings.append((line, message))
+            self.warn(line, message)
+
+        entry = LexedFile([], warnings, False, pp.fingerprint(), {})
+        lexer = Lexer(self.source.text, self.file, pp, record)
+        for stmt in lexer.statements():
+            entry.statements.append(stmt)
+            self.consume(stmt)
+            first = stmt.tokens[0]
+            if first.kind == "source" or (first.kind == WORD and first.value in _SOURCE_VARIANTS):
+                entry.after_source[len(entry.statements) - 1] = (pp.fingerprint(), lexer.pos, lexer.line)
+        entry.expanded = lexer.expanded
+        cache[key] = entry
 
     # -- dispatch ----------------------------------------------------------------
     def statement(self, stmt: Statement) -> None:

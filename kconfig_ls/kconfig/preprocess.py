@@ -86,6 +86,11 @@ class Preprocessor:
     def _fail(self, message: str) -> PreprocessError:
         return PreprocessError(message, self.filename, self.lineno)
 
+    def fingerprint(self) -> int:
+        """A hash of the variable definitions: equal fingerprints expand
+        every reference the same way."""
+        return hash(tuple((v.name, v.value, v.recursive) for v in self.variables.values()))
+
     # -- variables -------------------------------------------------------------
     def assign(self, name: str, value: str, op: str) -> None:
         """Handle ``name = value`` (op ``=``), ``:=`` and ``+=``."""

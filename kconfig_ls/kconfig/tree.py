@@ -70,12 +70,18 @@ class Kconfig:
         shell: ShellRunner | None = None,
         info: Callable[[str], None] | None = None,
         warn_stream=None,
+        overlays: Mapping[str, str] | None = None,
+        lex_cache: dict | None = None,
     ):
         if sys.getrecursionlimit() < 20000:
             sys.setrecursionlimit(20000)
         self.srctree = srctree if srctree is not None else os.environ.get("srctree", ".")
         self.env = dict(env) if env is not None else dict(os.environ)
         self.warn_stream = warn_stream
+        #: File name -> text to use instead of the file on disk (unsaved buffers).
+        self.overlays = dict(overlays or {})
+        #: Shared between loads of the same tree to skip re-lexing unchanged files.
+        self.lex_cache = lex_cache
         self.diagnostics: list[Diagnostic] = []
         self.files: dict[str, SourceFile] = {}
         self.source_refs: list[tuple[str, int, int, str]] = []
@@ -156,6 +162,8 @@ class Kconfig:
 
     # -- files -------------------------------------------------------------------
     def resolve_path(self, name: str) -> str | None:
+        if name in self.overlays:
+            return os.path.join(self.srctree, name)
         candidates = [name] if os.path.isabs(name) else [os.path.join(self.srctree, name)]
         for path in candidates:
             if os.path.isfile(path):
@@ -172,6 +180,11 @@ class Kconfig:
             if os.path.isfile(path):
                 return path
         return None
+
+    def read_source(self, name: str, path: str) -> str:
+        """The text of Kconfig file ``name``: an overlay or the disk file."""
+        text = self.overlays.get(name)
+        return text if text is not None else self.read_file(path)
 
     def read_file(self, path: str) -> str:
         with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:
