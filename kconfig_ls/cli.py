@@ -355,6 +355,9 @@ def build_parser() -> argparse.ArgumentParser:
     cfg.add_argument("--fragment", action="append", default=[], help="merge a *.config fragment (repeatable)")
     cfg.add_argument("-o", "--output", default=None, help="output file")
     cfg.add_argument("-v", "--verbose", action="store_true", help="print Kconfig warnings")
+    serve = sub.add_parser("serve", help="run the language server (stdio)")
+    serve.add_argument("--tcp", metavar="HOST:PORT", default=None, help="listen on TCP instead (debugging)")
+    serve.add_argument("--stdio", action="store_true", help="use stdio (the default)")
     demo = sub.add_parser("demo", help="configure the bundled example tree and show the result")
     demo.add_argument("--tree", default=None, help="use this kernel tree instead of the bundled example")
     return parser
@@ -367,6 +370,11 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "config":
         return config_main(args)
+    if args.command == "serve":
+        from .server.server import main as serve_main
+
+        serve_main(args.tcp)
+        return 0
     if args.command == "demo":
         from .demo import demo_main
 

@@ -201,6 +201,8 @@ class Builder:
         text = self.kc.read_source(name, path)
         source = SourceFile(name, path, text, included_from)
         self.kc.files[name] = source
+        if self.kc.progress is not None:
+            self.kc.progress(len(self.kc.files))
         FileParser(self, source).run()
 
 
@@ -309,6 +311,11 @@ class FileParser(ExpressionParser):
     def consume(self, stmt: Statement) -> None:
         try:
             self.statement(stmt)
+            if self.entry_kind is not None:
+                entry = self.b.current_entry
+                last = stmt.help_end_line - 1 if stmt.help_text is not None else stmt.line
+                if last > entry.end_line:
+                    entry.end_line = last
         except ParseError as exc:
             c_message = exc.c_message or "invalid statement"
             c_text = f"{self.file}:{stmt.line + 1}: syntax error\n{self.file}:{stmt.line}: {c_message}\n"

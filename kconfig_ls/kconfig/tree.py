@@ -72,6 +72,7 @@ class Kconfig:
         warn_stream=None,
         overlays: Mapping[str, str] | None = None,
         lex_cache: dict | None = None,
+        progress: Callable[[int], None] | None = None,
     ):
         if sys.getrecursionlimit() < 20000:
             sys.setrecursionlimit(20000)
@@ -82,6 +83,8 @@ class Kconfig:
         self.overlays = dict(overlays or {})
         #: Shared between loads of the same tree to skip re-lexing unchanged files.
         self.lex_cache = lex_cache
+        #: Called with the number of files parsed so far.
+        self.progress = progress
         self.diagnostics: list[Diagnostic] = []
         self.files: dict[str, SourceFile] = {}
         self.source_refs: list[tuple[str, int, int, str]] = []

@@ -1,0 +1,99 @@
+"""Problems to show in the editor, per file: the engine's parse errors and
+warnings, recursive dependencies, references to symbols no architecture
+defines, unmet select dependencies, and for config files: unknown symbols,
+bad values and values that will not stick."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..kconfig.configfile import ConfigReadResult
+from ..kconfig.expr import BOOL, TRI_STR, TRISTATE, N
+from ..kconfig.tree import Kconfig
+from .hover import why_lines
+from .project import Project
+
+ERROR, WARNING, INFO = "error", "warning", "info"
+_ASSIGNMENT = re.compile(r"^(?:# )?CONFIG_([A-Za-z0-9_]+)")
+
+
+@dataclass
+class Problem:
+    line: int  # 1-based
+    col: int
+    end_col: int
+    message: str
+    severity: str
+    code: str = ""
+
+
+def kconfig_problems(project: Project, kc: Kconfig, file: str) -> list[Problem]:
+    problems: list[Problem] = []
+    for d in kc.diagnostics:
+        if d.file != file:
+            continue
+        end = d.end_col if d.end_col is not None else d.col + 1000
+        problems.append(Problem(d.line, d.col, end, d.message, d.severity.value, d.code or "kconfig"))
+    index = project.all_arch_definitions()
+    for sym in kc.undefined_references():
+        if sym.name in index:
+            continue  # defined for another architecture
+        for ref_file, start, end in sym.refs:
+            if ref_file == file:
+                line, col = kc.locate(file, start)
+                problems.append(Problem(line, col, col + end - start,
+                                        f"'{sym.name}' is not defined in any Kconfig file", WARNING,
+                                        "undefined-symbol"))
+    for sym in kc.all_symbols:
+        if sym.rev_dep is None or not sym.nodes or not any(n.file == file for n in sym.nodes):
+            continue
+        sym.calc_value()
+        if sym.dir_dep_tri < sym.rev_dep_tri:
+            node = next(n for n in sym.nodes if n.file == file)
+            problems.append(Problem(node.line, 0, 1000,
+                                    f"unmet direct dependencies: {sym.name} is selected "
+                                    f"({TRI_STR[sym.rev_dep_tri]}) but depends on n", WARNING, "unmet-select"))
+    if project.shell.denied and file == kc.top_file:
+        problems.append(Problem(1, 0, 0, f"{len(project.shell.denied)} $(shell,...) commands were not run "
+                                "because this tree is not trusted; values that depend on the toolchain may "
+                                "differ from make", INFO, "shell-untrusted"))
+    return problems
+
+
+def config_problems(kc: Kconfig, text: str, result: ConfigReadResult | None) -> list[Problem]:
+    """Problems in a ``.config``-style text already read into ``kc``."""
+    lines = text.split("\n")
+    problems: list[Problem] = []
+    if result is not None:
+        for w in result.warnings:
+            length = len(lines[w.line - 1]) if 0 < w.line <= len(lines) else 0
+            problems.append(Problem(w.line, 0, length, w.message, WARNING, "config"))
+    seen: dict[str, int] = {}
+    for lineno, line in enumerate(lines, 1):
+        m = _ASSIGNMENT.match(line)
+        if m is None:
+            continue
+        name = m.group(1)
+        seen[name] = lineno
+        sym = kc.find(name)
+        if sym is None:
+            problems.append(Problem(lineno, 0, len(line), f"unknown symbol CONFIG_{name}", WARNING, "unknown-symbol"))
+    for name, lineno in seen.items():
+        sym = kc.find(name)
+        if sym is None or not sym.has_user or sym.is_choice:
+            continue
+        sym.calc_value()
+        if sym.type in (BOOL, TRISTATE):
+            if sym.user_tri == sym.curr_tri:
+                continue
+            wanted, got = TRI_STR[sym.user_tri], sym.str_value()
+        else:
+            if sym.user_val == sym.curr_val or sym.visible == N and sym.curr_val == sym.user_val:
+                continue
+            wanted, got = sym.user_val, sym.str_value()
+        reason = "; ".join(why_lines(sym)) or "its dependencies do not allow it"
+        problems.append(Problem(lineno, 0, len(lines[lineno - 1]),
+                                f"CONFIG_{name}={wanted} will not stick: the value is {got} ({reason})",
+                                WARNING, "value-not-kept"))
+    return problems

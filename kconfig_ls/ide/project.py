@@ -1,0 +1,235 @@
+"""A Kconfig project as an editor sees it: the tree root, its settings, the
+loaded tree with unsaved buffers applied, the current configuration, and an
+index of definitions across every architecture.
+
+Plain Python, no LSP types: the server converts.  A :class:`Project` is
+re-loaded after edits; unchanged files are not re-lexed (the engine's lexing
+cache) and ``$(shell,...)`` results are cached for the session.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..kconfig import configfile
+from ..kconfig.errors import KconfigError
+from ..kconfig.kernel import host_arch, kernel_env
+from ..kconfig.preprocess import run_shell
+from ..kconfig.tree import Kconfig
+
+ROOT_FILES = ("Kconfig", "Config.in")
+_DEFINITION_RE = re.compile(r"^[ \t]*(?:menu)?config[ \t]+([A-Za-z0-9_]+)[ \t]*(?:#.*)?$", re.M)
+
+
+@dataclass
+class Settings:
+    """What the user configured (initializationOptions / settings)."""
+
+    root: str | None = None
+    arch: str | None = None
+    config_file: str | None = None
+    trusted: bool = False
+    trusted_roots: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_options(cls, options: dict | None, base: Settings | None = None) -> Settings:
+        options = dict(options or {})
+        nested = options.get("kconfig")
+        if isinstance(nested, dict):
+            options = {**options, **nested}
+        settings = Settings(**vars(base)) if base else Settings()
+        for key, attr in (("root", "root"), ("arch", "arch"), ("configFile", "config_file")):
+            value = options.get(key, options.get(f"kconfig.{key}"))
+            if value is not None:
+                setattr(settings, attr, value or None)
+        trusted_roots = options.get("trustedRoots", options.get("kconfig.trustedRoots"))
+        if isinstance(trusted_roots, list):
+            settings.trusted_roots = [str(r) for r in trusted_roots]
+        if "trusted" in options:
+            settings.trusted = bool(options["trusted"])
+        return settings
+
+
+def find_root(path: str) -> str | None:
+    """The nearest directory at or above ``path`` holding a top Kconfig file
+    (a kernel tree's top ``Kconfig`` wins over a subdirectory's)."""
+    path = os.path.abspath(path)
+    if os.path.isfile(path):
+        path = os.path.dirname(path)
+    found = None
+    cur = path
+    while True:
+        if any(os.path.isfile(os.path.join(cur, name)) for name in ROOT_FILES):
+            found = cur
+            if _is_kernel_tree(cur):
+                return cur
+        parent = os.path.dirname(cur)
+        if parent == cur:
+            return found
+        cur = parent
+
+
+def _is_kernel_tree(path: str) -> bool:
+    return os.path.isfile(os.path.join(path, "Kconfig")) and os.path.isdir(os.path.join(path, "arch"))
+
+
+class ShellPolicy:
+    """Runs ``$(shell,...)`` only for a trusted tree, caching results per
+    session (keyed by command and environment); otherwise every command
+    expands to nothing and is remembered, so the user can be told."""
+
+    def __init__(self, trusted: bool, cwd: str, env: dict[str, str]):
+        self.trusted = trusted
+        self.cwd = cwd
+        self.env = env
+        self.cache: dict[str, str] = {}
+        self.denied: list[str] = []
+        self._env_key = hash(tuple(sorted(env.items())))
+
+    def __call__(self, command: str) -> str:
+        if not self.trusted:
+            if command not in self.denied:
+                self.denied.append(command)
+            return ""
+        key = f"{self._env_key}\0{command}"
+        result = self.cache.get(key)
+        if result is None:
+            result = self.cache[key] = run_shell(command, cwd=self.cwd, env=self.env)
+        return result
+
+
+@dataclass
+class LoadResult:
+    kc: Kconfig | None
+    error: KconfigError | None = None
+    config_warnings: list = field(default_factory=list)
+
+
+class Project:
+    """One Kconfig tree open in the editor."""
+
+    def __init__(self, root: str, settings: Settings):
+        self.root = os.path.abspath(root)
+        self.settings = settings
+        self.kernel = _is_kernel_tree(self.root)
+        self.arch = settings.arch or (host_arch() if self.kernel else None)
+        self.top = next((n for n in ROOT_FILES if os.path.isfile(os.path.join(self.root, n))), "Kconfig")
+        self.env = self._environment()
+        self.trusted = settings.trusted or any(
+            os.path.abspath(r) == self.root or self.root.startswith(os.path.abspath(r) + os.sep)
+            for r in settings.trusted_roots
+        )
+        self.shell = ShellPolicy(self.trusted, self.root, self.env)
+        self.lex_cache: dict = {}
+        self.overlays: dict[str, str] = {}
+        self.kc: Kconfig | None = None
+        self.load_error: KconfigError | None = None
+        self.config_result: configfile.ConfigReadResult | None = None
+        self.lock = threading.RLock()
+        self._all_arch_index: dict[str, list[tuple[str, int]]] | None = None
+        self.file_count_hint = 0
+
+    # -- setup -------------------------------------------------------------------
+    def _environment(self) -> dict[str, str]:
+        if self.kernel:
+            return kernel_env(self.root, self.arch).env
+        env = dict(os.environ)
+        env["srctree"] = self.root
+        return env
+
+    @property
+    def config_path(self) -> str:
+        name = self.settings.config_file or os.environ.get("KCONFIG_CONFIG") or ".config"
+        return name if os.path.isabs(name) else os.path.join(self.root, name)
+
+    def relative(self, path: str) -> str:
+        """A file's name as the tree knows it (relative to the root)."""
+        path = os.path.abspath(path)
+        if path.startswith(self.root + os.sep):
+            return path[len(self.root) + 1 :]
+        return path
+
+    def absolute(self, name: str) -> str:
+        return name if os.path.isabs(name) else os.path.join(self.root, name)
+
+    # -- loading -----------------------------------------------------------------
+    def load(self, progress: Callable[[int], None] | None = None) -> LoadResult:
+        """(Re)load the tree with the current overlays, then the config."""
+        with self.lock:
+            try:
+                kc = Kconfig(
+                    self.top,
+                    srctree=self.root,
+                    env=self.env,
+                    shell=self.shell,
+                    info=lambda _text: None,
+                    overlays=self.overlays,
+                    lex_cache=self.lex_cache,
+                    progress=progress,
+                )
+            except KconfigError as exc:
+                self.load_error = exc
+                return LoadResult(self.kc, exc)
+            self.load_error = None
+            self.file_count_hint = len(kc.files)
+            self.config_result = self._load_config(kc)
+            self.kc = kc
+            return LoadResult(kc, None, self.config_result.warnings if self.config_result else [])
+
+    def _load_config(self, kc: Kconfig) -> configfile.ConfigReadResult | None:
+        path = self.config_path
+        text = self.overlays.get(self.relative(path))
+        if text is None and os.path.isfile(path):
+            try:
+                with open(path, encoding="utf-8", errors="surrogateescape") as f:
+                    text = f.read()
+            except OSError:
+                text = None
+        if text is None:
+            # No config: every symbol at its default, as olddefconfig on an
+            # empty file.
+            configfile.settle_after_read(kc, None)
+            return None
+        kc.conf_changed = False
+        result = configfile.read_config_simple(kc, path, self.relative(path), text=text)
+        configfile.settle_after_read(kc, result)
+        return result
+
+    def set_overlay(self, path: str, text: str | None) -> None:
+        name = self.relative(path)
+        with self.lock:
+            if text is None:
+                self.overlays.pop(name, None)
+            else:
+                self.overlays[name] = text
+
+    def is_config_file(self, path: str) -> bool:
+        return os.path.abspath(path) == os.path.abspath(self.config_path)
+
+    # -- the definition index over every arch ---------------------------------------
+    def all_arch_definitions(self) -> dict[str, list[tuple[str, int]]]:
+        """name -> [(file, line)] for every ``config``/``menuconfig`` in every
+        Kconfig file under the root, whether the current arch loads it or not."""
+        if self._all_arch_index is None:
+            index: dict[str, list[tuple[str, int]]] = {}
+            for dirpath, dirnames, filenames in os.walk(self.root):
+                dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+                for fname in filenames:
+                    if not fname.startswith(("Kconfig", "Config.in")):
+                        continue
+                    path = os.path.join(dirpath, fname)
+                    try:
+                        with open(path, encoding="utf-8", errors="replace") as f:
+                            text = f.read()
+                    except OSError:
+                        continue
+                    rel = self.relative(path)
+                    for m in _DEFINITION_RE.finditer(text):
+                        line = text.count("\n", 0, m.start()) + 1
+                        index.setdefault(m.group(1), []).append((rel, line))
+            self._all_arch_index = index
+        return self._all_arch_index

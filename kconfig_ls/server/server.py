@@ -1,0 +1,402 @@
+"""The language server: LSP wiring only.  Each handler converts positions
+and calls the IDE layer (``kconfig_ls.ide``), which works on engine objects."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from urllib.parse import unquote, urlparse
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path
+
+from .. import __version__
+from ..ide import completion, diagnostics, hover, navigation, outline
+from ..ide.locate import Locator, in_config_text
+from ..ide.project import Project, Settings, find_root
+
+DEBOUNCE_SECONDS = 0.15
+_SEVERITY = {
+    "error": lsp.DiagnosticSeverity.Error,
+    "warning": lsp.DiagnosticSeverity.Warning,
+    "info": lsp.DiagnosticSeverity.Information,
+}
+_OUTLINE_KIND = {
+    "menu": lsp.SymbolKind.Namespace,
+    "choice": lsp.SymbolKind.Enum,
+    "config": lsp.SymbolKind.Variable,
+    "menuconfig": lsp.SymbolKind.Class,
+    "comment": lsp.SymbolKind.String,
+}
+
+
+def uri_to_path(uri: str) -> str:
+    return unquote(urlparse(uri).path)
+
+
+def is_kconfig_file(path: str) -> bool:
+    base = os.path.basename(path)
+    return base.startswith("Kconfig") or base == "Config.in" or base.endswith(".kconfig")
+
+
+class KconfigServer(LanguageServer):
+    """Holds the open project and the pending re-load."""
+
+    def __init__(self) -> None:
+        super().__init__("kconfig-ls", __version__)
+        self.settings = Settings()
+        self.project: Project | None = None
+        self.locator: Locator | None = None
+        self.reload_task: asyncio.Task | None = None
+        self.load_lock = asyncio.Lock()
+
+    # -- project lifecycle ----------------------------------------------------------
+    def pick_root(self, params: lsp.InitializeParams) -> str | None:
+        if self.settings.root:
+            return os.path.abspath(self.settings.root)
+        folders = [uri_to_path(f.uri) for f in (params.workspace_folders or [])]
+        if params.root_uri:
+            folders.append(uri_to_path(params.root_uri))
+        elif params.root_path:
+            folders.append(params.root_path)
+        for folder in folders:
+            root = find_root(folder)
+            if root:
+                return root
+        return None
+
+    def ensure_project(self, path: str) -> Project | None:
+        if self.project is None:
+            root = find_root(path)
+            if root is None:
+                return None
+            self.project = Project(root, self.settings)
+        return self.project
+
+    async def load(self, with_progress: bool = True) -> None:
+        project = self.project
+        if project is None:
+            return
+        async with self.load_lock:
+            loop = asyncio.get_running_loop()
+            token = None
+            if with_progress:
+                token = str(uuid.uuid4())
+                try:
+                    await self.work_done_progress.create_async(token)
+                except Exception:  # noqa: BLE001 - a client without progress support
+                    token = None
+            total = project.file_count_hint
+
+            def report(done: int) -> None:
+                if token is None or done % 50:
+                    return
+                message = f"{done}/{total} files" if total else f"{done} files"
+                percentage = min(99, done * 100 // total) if total else None
+                loop.call_soon_threadsafe(
+                    self.work_done_progress.report,
+                    token,
+                    lsp.WorkDoneProgressReport(message=message, percentage=percentage),
+                )
+
+            if token is not None:
+                self.work_done_progress.begin(
+                    token, lsp.WorkDoneProgressBegin(title="Loading Kconfig tree", message=project.root, percentage=0)
+                )
+            result = await loop.run_in_executor(None, project.load, report)
+            if token is not None:
+                files = len(result.kc.files) if result.kc else 0
+                self.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=f"{files} files parsed"))
+            self.locator = Locator(result.kc) if result.kc else None
+            if result.error is not None:
+                self.window_show_message(
+                    lsp.ShowMessageParams(type=lsp.MessageType.Error, message=f"kconfig-ls: {result.error}")
+                )
+        self.publish_all()
+
+    def schedule_reload(self) -> None:
+        if self.reload_task is not None and not self.reload_task.done():
+            self.reload_task.cancel()
+        self.reload_task = asyncio.ensure_future(self._reload_later())
+
+    async def _reload_later(self) -> None:
+        await asyncio.sleep(DEBOUNCE_SECONDS)
+        await self.load(with_progress=False)
+
+    # -- diagnostics ---------------------------------------------------------------------
+    def publish_all(self) -> None:
+        for uri in list(self.workspace.text_documents):
+            self.publish(uri)
+
+    def publish(self, uri: str) -> None:
+        project, kc = self.project, self.project.kc if self.project else None
+        if project is None or kc is None:
+            return
+        path = uri_to_path(uri)
+        name = project.relative(path)
+        if is_kconfig_file(path):
+            problems = diagnostics.kconfig_problems(project, kc, name)
+            if project.load_error is not None and project.load_error.file == name:
+                err = project.load_error
+                problems.append(diagnostics.Problem(err.line or 1, 0, 1000, err.message, "error", "fatal"))
+        else:
+            text = self.workspace.get_text_document(uri).source
+            result = project.config_result if project.is_config_file(path) else None
+            problems = diagnostics.config_problems(kc, text, result)
+        self.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[to_lsp_diagnostic(p) for p in problems])
+        )
+
+
+def to_lsp_diagnostic(p: diagnostics.Problem) -> lsp.Diagnostic:
+    line = max(p.line - 1, 0)
+    return lsp.Diagnostic(
+        range=lsp.Range(lsp.Position(line, p.col), lsp.Position(line, max(p.end_col, p.col))),
+        message=p.message,
+        severity=_SEVERITY.get(p.severity, lsp.DiagnosticSeverity.Warning),
+        source="kconfig-ls",
+        code=p.code or None,
+    )
+
+
+def location(project: Project, file: str, line: int, col: int = 0, end_col: int | None = None) -> lsp.Location:
+    start = lsp.Position(max(line - 1, 0), col)
+    end = lsp.Position(max(line - 1, 0), end_col if end_col is not None else col)
+    return lsp.Location(uri=from_fs_path(project.absolute(file)), range=lsp.Range(start, end))
+
+
+server = KconfigServer()
+
+
+@server.feature(lsp.INITIALIZE)
+def on_initialize(ls: KconfigServer, params: lsp.InitializeParams) -> None:
+    ls.settings = Settings.from_options(params.initialization_options if isinstance(
+        params.initialization_options, dict) else None)
+    root = ls.pick_root(params)
+    if root is not None:
+        ls.project = Project(root, ls.settings)
+
+
+@server.feature(lsp.INITIALIZED)
+async def on_initialized(ls: KconfigServer, params: lsp.InitializedParams) -> None:
+    if ls.project is not None:
+        await ls.load()
+
+
+@server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
+async def on_configuration(ls: KconfigServer, params: lsp.DidChangeConfigurationParams) -> None:
+    if not isinstance(params.settings, dict):
+        return
+    ls.settings = Settings.from_options(params.settings, ls.settings)
+    if ls.project is not None:
+        overlays = ls.project.overlays
+        ls.project = Project(ls.settings.root or ls.project.root, ls.settings)
+        ls.project.overlays = overlays
+        await ls.load()
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+async def on_open(ls: KconfigServer, params: lsp.DidOpenTextDocumentParams) -> None:
+    path = uri_to_path(params.text_document.uri)
+    had_project = ls.project is not None
+    project = ls.ensure_project(path)
+    if project is None:
+        return
+    if not had_project:
+        await ls.load()
+    elif project.kc is not None:
+        ls.publish(params.text_document.uri)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+def on_change(ls: KconfigServer, params: lsp.DidChangeTextDocumentParams) -> None:
+    project = ls.project
+    if project is None:
+        return
+    path = uri_to_path(params.text_document.uri)
+    document = ls.workspace.get_text_document(params.text_document.uri)
+    if is_kconfig_file(path) or project.is_config_file(path):
+        project.set_overlay(path, document.source)
+        ls.schedule_reload()
+    else:
+        ls.publish(params.text_document.uri)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+def on_save(ls: KconfigServer, params: lsp.DidSaveTextDocumentParams) -> None:
+    if ls.project is not None:
+        ls.schedule_reload()
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+def on_close(ls: KconfigServer, params: lsp.DidCloseTextDocumentParams) -> None:
+    if ls.project is not None:
+        ls.project.set_overlay(uri_to_path(params.text_document.uri), None)
+        ls.schedule_reload()
+
+
+@server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def on_watched(ls: KconfigServer, params: lsp.DidChangeWatchedFilesParams) -> None:
+    if ls.project is not None:
+        ls.schedule_reload()
+
+
+def _target(ls: KconfigServer, uri: str, position: lsp.Position):
+    project = ls.project
+    if project is None or project.kc is None or ls.locator is None:
+        return None, None
+    path = uri_to_path(uri)
+    if is_kconfig_file(path):
+        return project, ls.locator.in_kconfig(project.relative(path), position.line + 1, position.character)
+    text = ls.workspace.get_text_document(uri).source
+    return project, in_config_text(project.kc, text, position.line + 1, position.character)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_HOVER)
+def on_hover(ls: KconfigServer, params: lsp.HoverParams) -> lsp.Hover | None:
+    project, target = _target(ls, params.text_document.uri, params.position)
+    if target is None:
+        return None
+    kc = project.kc
+    with project.lock:
+        if target.kind == "source":
+            text = hover.source_markdown(kc, target.source_path)
+        elif target.symbol is not None:
+            text = hover.hover_markdown(kc, target.symbol, project.relative(project.config_path))
+        else:
+            where = navigation.definitions(project, kc, target.name)
+            text = f"**CONFIG_{target.name}** is not defined for ARCH={project.arch}" + (
+                " (defined at " + ", ".join(f"{f}:{n}" for f, n in where) + ")" if where else "")
+    line = target.line - 1
+    return lsp.Hover(
+        contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text),
+        range=lsp.Range(lsp.Position(line, target.start_col), lsp.Position(line, target.end_col)),
+    )
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+def on_definition(ls: KconfigServer, params: lsp.DefinitionParams) -> list[lsp.Location] | None:
+    project, target = _target(ls, params.text_document.uri, params.position)
+    if target is None:
+        return None
+    if target.kind == "source":
+        path = project.kc.resolve_path(target.source_path)
+        return [location(project, path, 1)] if path else None
+    return [location(project, f, line) for f, line in navigation.definitions(project, project.kc, target.name)]
+
+
+@server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+def on_references(ls: KconfigServer, params: lsp.ReferenceParams) -> list[lsp.Location] | None:
+    project, target = _target(ls, params.text_document.uri, params.position)
+    if target is None or target.kind == "source":
+        return None
+    refs = navigation.references(project.kc, target.name, params.context.include_declaration)
+    return [location(project, f, line, col, end) for f, line, col, end in refs]
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+def on_document_symbol(ls: KconfigServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
+    project = ls.project
+    if project is None or project.kc is None:
+        return []
+    name = project.relative(uri_to_path(params.text_document.uri))
+    return [_document_symbol(item) for item in outline.outline(project.kc, name)]
+
+
+def _document_symbol(item: outline.OutlineItem) -> lsp.DocumentSymbol:
+    full = lsp.Range(lsp.Position(item.line - 1, 0), lsp.Position(item.end_line - 1, 1000))
+    selection = lsp.Range(lsp.Position(item.name_line - 1, 0), lsp.Position(item.name_line - 1, 1000))
+    return lsp.DocumentSymbol(
+        name=item.name,
+        detail=item.detail,
+        kind=_OUTLINE_KIND.get(item.kind, lsp.SymbolKind.Variable),
+        range=full,
+        selection_range=selection,
+        children=[_document_symbol(c) for c in item.children],
+    )
+
+
+@server.feature(lsp.WORKSPACE_SYMBOL)
+def on_workspace_symbol(ls: KconfigServer, params: lsp.WorkspaceSymbolParams) -> list[lsp.SymbolInformation]:
+    project = ls.project
+    if project is None or project.kc is None:
+        return []
+    query = params.query.upper()
+    out = []
+    for sym in project.kc.defined_symbols():
+        if query and query not in sym.name:
+            continue
+        node = sym.nodes[0]
+        out.append(lsp.SymbolInformation(name=sym.name, kind=lsp.SymbolKind.Variable,
+                                         location=location(project, node.file, node.line)))
+        if len(out) >= 500:
+            break
+    return out
+
+
+@server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["_", '"', "/"]))
+def on_completion(ls: KconfigServer, params: lsp.CompletionParams) -> lsp.CompletionList | None:
+    project = ls.project
+    if project is None or project.kc is None:
+        return None
+    path = uri_to_path(params.text_document.uri)
+    document = ls.workspace.get_text_document(params.text_document.uri)
+    lines = document.lines
+    line_text = lines[params.position.line] if params.position.line < len(lines) else ""
+    before = line_text[: params.position.character]
+    if is_kconfig_file(path):
+        items = completion.kconfig_completions(project.kc, project.root, project.relative(path), before)
+    else:
+        items = completion.config_completions(project.kc, before)
+    kinds = {"keyword": lsp.CompletionItemKind.Keyword, "symbol": lsp.CompletionItemKind.Variable,
+             "file": lsp.CompletionItemKind.File, "value": lsp.CompletionItemKind.Value}
+    return lsp.CompletionList(is_incomplete=False, items=[
+        lsp.CompletionItem(label=i.label, kind=kinds[i.kind], detail=i.detail or None, insert_text=i.insert)
+        for i in items
+    ])
+
+
+@server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
+def on_folding(ls: KconfigServer, params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange]:
+    project = ls.project
+    if project is None or project.kc is None:
+        return []
+    name = project.relative(uri_to_path(params.text_document.uri))
+    ranges = []
+
+    def visit(items):
+        for item in items:
+            if item.end_line > item.line:
+                ranges.append(lsp.FoldingRange(start_line=item.line - 1, end_line=item.end_line - 1))
+            visit(item.children)
+
+    visit(outline.outline(project.kc, name))
+    return ranges
+
+
+@server.command("kconfig.reload")
+async def cmd_reload(ls: KconfigServer, *args) -> bool:
+    await ls.load()
+    return True
+
+
+@server.command("kconfig.setArch")
+async def cmd_set_arch(ls: KconfigServer, arch: str) -> str:
+    if ls.project is None:
+        return ""
+    ls.settings.arch = arch
+    overlays = ls.project.overlays
+    ls.project = Project(ls.project.root, ls.settings)
+    ls.project.overlays = overlays
+    await ls.load()
+    return ls.project.arch or ""
+
+
+def main(tcp: str | None = None) -> None:
+    if tcp:
+        host, _, port = tcp.rpartition(":")
+        server.start_tcp(host or "127.0.0.1", int(port))
+    else:
+        server.start_io()

@@ -1,0 +1,272 @@
+"""End-to-end protocol tests: the real `kconfig-ls serve` process driven by
+pytest-lsp, on a copy of the bundled sample tree."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types as lsp
+from pygls.uris import from_fs_path
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLE = REPO / "kconfig_ls" / "data" / "sample"
+SERVER = ClientServerConfig(
+    server_command=[sys.executable, "-m", "kconfig_ls.cli", "serve"],
+    server_env={"PYTHONPATH": str(REPO)},
+)
+
+EXTRA_KCONFIG = """
+config PCI
+	bool
+	default y if NET
+
+config USES_ELSEWHERE
+	bool "uses a symbol only another arch defines"
+	depends on ONLY_IN_OTHER_ARCH
+"""
+
+
+def make_tree(tmp_path: Path) -> Path:
+    root = tmp_path / "tree"
+    shutil.copytree(SAMPLE, root)
+    (root / "Kconfig").write_text((root / "Kconfig").read_text() + 'source "extra/Kconfig"\n')
+    (root / "extra").mkdir()
+    (root / "extra" / "Kconfig").write_text(EXTRA_KCONFIG)
+    (root / "otherarch").mkdir()
+    (root / "otherarch" / "Kconfig").write_text('config ONLY_IN_OTHER_ARCH\n\tbool "elsewhere"\n')
+    (root / ".config").write_text("CONFIG_NET=y\nCONFIG_NETDEVICES=y\nCONFIG_E1000=m\nCONFIG_BOGUS=y\n"
+                                  "CONFIG_SERIAL_8250_CONSOLE=y\n")
+    return root
+
+
+async def start(client: LanguageClient, root: Path, options: dict | None = None) -> None:
+    await client.initialize_session(
+        lsp.InitializeParams(
+            capabilities=lsp.ClientCapabilities(window=lsp.WindowClientCapabilities(work_done_progress=True)),
+            root_uri=from_fs_path(str(root)),
+            initialization_options=options or {},
+        )
+    )
+
+
+def open_doc(client: LanguageClient, path: Path, language: str = "kconfig") -> str:
+    uri = from_fs_path(str(path))
+    client.text_document_did_open(
+        lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri=uri, language_id=language, version=1,
+                                                           text=path.read_text()))
+    )
+    return uri
+
+
+def position_of(path: Path, needle: str, occurrence: int = 0) -> lsp.Position:
+    """The position of the last character of ``needle`` (so on its last word)."""
+    lines = path.read_text().split("\n")
+    seen = 0
+    for i, line in enumerate(lines):
+        col = line.find(needle)
+        if col >= 0:
+            if seen == occurrence:
+                return lsp.Position(i, col + len(needle) - 1)
+            seen += 1
+    raise AssertionError(f"{needle!r} not found in {path}")
+
+
+async def hover_text(client: LanguageClient, uri: str, pos: lsp.Position) -> str:
+    result = await client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri), pos))
+    assert result is not None
+    return result.contents.value
+
+
+async def wait_diagnostics(client: LanguageClient, uri: str, predicate, tries: int = 100) -> list[lsp.Diagnostic]:
+    import asyncio
+
+    for _ in range(tries):
+        diags = client.diagnostics.get(uri)
+        if diags is not None and predicate(diags):
+            return list(diags)
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"diagnostics never matched: {client.diagnostics.get(uri)}")
+
+
+@pytest_lsp.fixture(config=SERVER)
+async def client(lsp_client: LanguageClient):
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio
+async def test_load_reports_progress_and_hover_shows_values(client: LanguageClient, tmp_path):
+    root = make_tree(tmp_path)
+    await start(client, root)
+    drivers = root / "drivers" / "Kconfig"
+    uri = open_doc(client, drivers)
+    await wait_diagnostics(client, uri, lambda d: True)
+    kinds = [type(v).__name__ for reports in client.progress_reports.values() for v in reports]
+    assert kinds[0] == "WorkDoneProgressBegin" and kinds[-1] == "WorkDoneProgressEnd"
+
+    text = await hover_text(client, uri, position_of(drivers, "config E1000"))
+    assert "tristate" in text and "value **m**" in text
+    assert "set in .config" in text
+    assert "Driver for Intel(R) PRO/1000" in text
+    crc = await hover_text(client, uri, position_of(drivers, "select CRC32"))
+    assert "value **m**" in crc and "selected by E1000 [=m]" in crc
+    hidden = await hover_text(client, uri, position_of(drivers, "config SERIAL_8250_CONSOLE"))
+    assert "value **n**" in hidden and "SERIAL_8250" in hidden and "Why:" in hidden
+
+
+@pytest.mark.asyncio
+async def test_definition_returns_every_definition(client: LanguageClient, tmp_path):
+    root = make_tree(tmp_path)
+    await start(client, root)
+    drivers = root / "drivers" / "Kconfig"
+    uri = open_doc(client, drivers)
+    await wait_diagnostics(client, uri, lambda d: True)
+    result = await client.text_document_definition_async(
+        lsp.DefinitionParams(lsp.TextDocumentIdentifier(uri), position_of(drivers, "depends on PCI"))
+    )
+    found = sorted((loc.uri.split("/tree/")[1], loc.range.start.line + 1) for loc in result)
+    assert found == [("drivers/Kconfig", 3), ("extra/Kconfig", 2)]
+
+
+@pytest.mark.asyncio
+async def test_references(client: LanguageClient, tmp_path):
+    root = make_tree(tmp_path)
+    await start(client, root)
+    top = root / "Kconfig"
+    drivers = root / "drivers" / "Kconfig"
+    uri = open_doc(client, drivers)
+    await wait_diagnostics(client, uri, lambda d: True)
+    refs = await client.text_document_references_async(
+        lsp.ReferenceParams(text_document=lsp.TextDocumentIdentifier(uri),
+                            position=position_of(drivers, "depends on NET"),
+                            context=lsp.ReferenceContext(include_declaration=False))
+    )
+    where = sorted((r.uri.split("/tree/")[1], r.range.start.line + 1) for r in refs)
+    assert where == [("drivers/Kconfig", 12), ("extra/Kconfig", 4)]
+    assert top.exists()
+
+
+@pytest.mark.asyncio
+async def test_broken_line_gets_a_diagnostic_and_fixing_clears_it(client: LanguageClient, tmp_path):
+    root = make_tree(tmp_path)
+    await start(client, root)
+    drivers = root / "drivers" / "Kconfig"
+    uri = open_doc(client, drivers)
+    await wait_diagnostics(client, uri, lambda d: True)
+    line = position_of(drivers, "depends on PCI").line
+    broken = lsp.TextDocumentContentChangePartial(
+        range=lsp.Range(lsp.Position(line, 12), lsp.Position(line, 15)), text="(PCI")
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(uri=uri, version=2), [broken]))
+    diags = await wait_diagnostics(client, uri, lambda d: any(x.severity == lsp.DiagnosticSeverity.Error for x in d))
+    error = next(x for x in diags if x.severity == lsp.DiagnosticSeverity.Error)
+    assert error.range.start.line == line
+    fixed = lsp.TextDocumentContentChangePartial(
+        range=lsp.Range(lsp.Position(line, 12), lsp.Position(line, 16)), text="PCI")
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(uri=uri, version=3), [fixed]))
+    await wait_diagnostics(client, uri, lambda d: not any(x.severity == lsp.DiagnosticSeverity.Error for x in d))
+
+
+@pytest.mark.asyncio
+async def test_editing_a_default_changes_the_hover_value(client: LanguageClient, tmp_path):
+    import asyncio
+
+    root = make_tree(tmp_path)
+    await start(client, root)
+    top = root / "Kconfig"
+    uri = open_doc(client, top)
+    await wait_diagnostics(client, uri, lambda d: True)
+    pos = position_of(top, "config LOG_BUF_SHIFT")
+    assert "value **17**" in await hover_text(client, uri, pos)
+    line = position_of(top, "default 17").line
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        [lsp.TextDocumentContentChangePartial(range=lsp.Range(lsp.Position(line, 9), lsp.Position(line, 11)),
+                                              text="20")]))
+    for _ in range(100):
+        if "value **20**" in await hover_text(client, uri, pos):
+            break
+        await asyncio.sleep(0.1)
+    else:
+        raise AssertionError("hover never showed the edited default")
+
+
+@pytest.mark.asyncio
+async def test_undefined_symbols_warn_unless_another_arch_defines_them(client: LanguageClient, tmp_path):
+    root = make_tree(tmp_path)
+    drivers = root / "drivers" / "Kconfig"
+    drivers.write_text(drivers.read_text().replace("depends on PCI", "depends on PCI && NO_SUCH_SYMBOL"))
+    await start(client, root)
+    uri = open_doc(client, drivers)
+    diags = await wait_diagnostics(client, uri, lambda d: any(x.code == "undefined-symbol" for x in d))
+    undefined = [x for x in diags if x.code == "undefined-symbol"]
+    assert [x.message for x in undefined] == ["'NO_SUCH_SYMBOL' is not defined in any Kconfig file"]
+    extra = root / "extra" / "Kconfig"
+    extra_uri = open_doc(client, extra)
+    extra_diags = await wait_diagnostics(client, extra_uri, lambda d: True)
+    assert not [x for x in extra_diags if x.code == "undefined-symbol"]
+
+
+@pytest.mark.asyncio
+async def test_config_file_diagnostics_hover_and_completion(client: LanguageClient, tmp_path):
+    root = make_tree(tmp_path)
+    await start(client, root)
+    config = root / ".config"
+    uri = open_doc(client, config, "kconfig-config")
+    diags = await wait_diagnostics(client, uri, lambda d: len(d) >= 2)
+    messages = [d.message for d in diags]
+    assert "unknown symbol CONFIG_BOGUS" in messages
+    assert any(m.startswith("CONFIG_SERIAL_8250_CONSOLE=y will not stick") and "SERIAL_8250" in m
+               for m in messages)
+    text = await hover_text(client, uri, lsp.Position(2, 9))
+    assert "CONFIG_E1000" in text and "value **m**" in text
+    items = await client.text_document_completion_async(
+        lsp.CompletionParams(lsp.TextDocumentIdentifier(uri), lsp.Position(0, 0)))
+    labels = {i.label for i in items.items}
+    assert {"CONFIG_E1000", "CONFIG_PCI"} <= labels
+
+
+@pytest.mark.asyncio
+async def test_completion_and_document_symbols(client: LanguageClient, tmp_path):
+    root = make_tree(tmp_path)
+    await start(client, root)
+    drivers = root / "drivers" / "Kconfig"
+    uri = open_doc(client, drivers)
+    await wait_diagnostics(client, uri, lambda d: True)
+    line = position_of(drivers, "depends on PCI").line
+    items = await client.text_document_completion_async(
+        lsp.CompletionParams(lsp.TextDocumentIdentifier(uri), lsp.Position(line, 13)))
+    by_label = {i.label: i for i in items.items}
+    assert "PCI" in by_label and by_label["PCI"].detail.startswith("bool")
+    symbols = await client.text_document_document_symbol_async(
+        lsp.DocumentSymbolParams(lsp.TextDocumentIdentifier(uri)))
+    assert [s.name for s in symbols] == ["Device drivers"]
+    children = [c.name for c in symbols[0].children]
+    assert children[:3] == ["PCI", "NET", "CRC32"]
+    # NETDEVICES depends on NET right after it: menuconfig nests it there.
+    net = next(c for c in symbols[0].children if c.name == "NET")
+    assert [c.name for c in net.children] == ["NETDEVICES"]
+    assert [c.name for c in net.children[0].children] == ["E1000", "DUMMY"]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("trusted", [False, True])
+async def test_shell_runs_only_in_a_trusted_tree(client: LanguageClient, tmp_path, trusted):
+    root = make_tree(tmp_path)
+    marker = tmp_path / "shell-ran"
+    (root / "Kconfig").write_text((root / "Kconfig").read_text()
+                                  + f'config FROM_SHELL\n\tstring\n\tdefault "$(shell,touch {marker} && echo ran)"\n')
+    await start(client, root, {"trusted": trusted})
+    top = root / "Kconfig"
+    uri = open_doc(client, top)
+    diags = await wait_diagnostics(client, uri, lambda d: True)
+    assert marker.exists() == trusted
+    assert any(d.code == "shell-untrusted" for d in diags) == (not trusted)
+    text = await hover_text(client, uri, position_of(top, "config FROM_SHELL"))
+    assert ('value **ran**' in text) == trusted
