@@ -132,11 +132,17 @@ class KconfigServer(LanguageServer):
 
     def publish(self, uri: str) -> None:
         project, kc = self.project, self.project.kc if self.project else None
-        if project is None or kc is None:
+        if project is None:
             return
         path = uri_to_path(uri)
         name = project.relative(path)
-        if is_kconfig_file(path):
+        if kc is None:
+            # The tree could not be loaded at all: say why where it happened.
+            problems = []
+            err = project.load_error
+            if err is not None and (err.file == name or (err.file is None and name == project.top)):
+                problems.append(diagnostics.Problem(err.line or 1, 0, 1000, err.message, "error", "fatal"))
+        elif is_kconfig_file(path):
             problems = diagnostics.kconfig_problems(project, kc, name)
             if project.load_error is not None and project.load_error.file == name:
                 err = project.load_error

@@ -3,6 +3,7 @@ pytest-lsp, on a copy of the bundled sample tree."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -17,7 +18,7 @@ REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "kconfig_ls" / "data" / "sample"
 SERVER = ClientServerConfig(
     server_command=[sys.executable, "-m", "kconfig_ls.cli", "serve"],
-    server_env={"PYTHONPATH": str(REPO)},
+    server_env={**os.environ, "PYTHONPATH": str(REPO)},
 )
 
 EXTRA_KCONFIG = """
