@@ -29,14 +29,54 @@ _MIPS_LEGACY = {
 }
 
 
+_MERGE_RULE = re.compile(r"^([\w.-]+_defconfig):[ \t]*\n\t\$\(call merge_into_defconfig,([^,]+),([^)]*)\)", re.M)
+_SUBMAKE_RULE = re.compile(r"^([\w.-]+_defconfig):[ \t]*\n\t\$\(Q\)\$\(MAKE\) -f \$\(srctree\)/Makefile (.+)$", re.M)
+
+
+def arch_makefile_rules(tree: str, srcarch: str) -> dict[str, tuple[str, list[str]]]:
+    """Explicit ``*_defconfig`` rules of arch/$SRCARCH/Makefile (they win
+    over the generic rule that reads arch/$SRCARCH/configs/<name>):
+    ``("merge", [base, fragment...])`` for powerpc's merged defconfigs and
+    ``("make", [target...])`` for rules like riscv's ``rv32_defconfig``."""
+    try:
+        with open(os.path.join(tree, "arch", srcarch, "Makefile"), encoding="utf-8", errors="replace") as f:
+            text = f.read().replace("\\\n", " ")
+    except OSError:
+        return {}
+    rules: dict[str, tuple[str, list[str]]] = {}
+    for m in _MERGE_RULE.finditer(text):
+        rules[m.group(1)] = ("merge", [m.group(2).strip()] + [f"{c}.config" for c in m.group(3).split()])
+    for m in _SUBMAKE_RULE.finditer(text):
+        rules[m.group(1)] = ("make", m.group(2).split())
+    return rules
+
+
 def defconfig_exists(tree: str, srcarch: str, name: str) -> bool:
     if os.path.isfile(os.path.join(tree, "arch", srcarch, "configs", name)):
+        return name not in _REFUSED.get(srcarch, {})
+    if name in arch_makefile_rules(tree, srcarch):
         return True
     return srcarch == "mips" and (_mips_generic_parts(name) is not None or name in _MIPS_LEGACY)
 
 
+#: Targets an arch Makefile refuses on purpose (with its message).
+_REFUSED = {
+    "mips": {
+        "generic_defconfig": "generic_defconfig is not intended for direct use, but should instead be "
+        "used via an ISA-specific target such as 32r2el_defconfig",
+    },
+}
+
+
 def apply_defconfig(kc: Kconfig, tree: str, srcarch: str, name: str) -> None:
     """Configure ``kc`` as ``make <name>`` would."""
+    refused = _REFUSED.get(srcarch, {}).get(name)
+    if refused is not None:
+        raise KconfigError(refused)
+    rule = arch_makefile_rules(tree, srcarch).get(name)
+    if rule is not None:
+        _apply_rule(kc, tree, srcarch, rule)
+        return
     path = os.path.join(tree, "arch", srcarch, "configs", name)
     if os.path.isfile(path):
         session.read_user_config(kc, path, None)
@@ -55,6 +95,28 @@ def apply_defconfig(kc: Kconfig, tree: str, srcarch: str, name: str) -> None:
             _mips_generic(kc, tree, name, None, boards_given=False)
             return
     raise KconfigError(f"defconfig not found: {name} (looked in arch/{srcarch}/configs/ and as a path)")
+
+
+def _apply_rule(kc: Kconfig, tree: str, srcarch: str, rule: tuple[str, list[str]]) -> None:
+    kind, items = rule
+    configs = os.path.join(tree, "arch", srcarch, "configs")
+    if kind == "merge":
+        text = _read(os.path.join(configs, items[0]))
+        for fragment in items[1:]:
+            text = merge_text(text, _read(os.path.join(configs, fragment)))
+        olddefconfig_text(kc, text)
+        return
+    for target in items:
+        if target == "defconfig":
+            from .kernel import default_defconfig
+
+            apply_defconfig(kc, tree, srcarch, default_defconfig(tree, kc.env.get("ARCH", srcarch)))
+        elif target.endswith(".config"):
+            from .fragments import merge_fragments
+
+            merge_fragments(kc, [target])
+        else:
+            apply_defconfig(kc, tree, srcarch, target)
 
 
 def _mips_generic_parts(name: str) -> tuple[str, str] | None:

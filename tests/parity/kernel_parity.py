@@ -72,6 +72,10 @@ def load(tree: Path, arch: str) -> Kconfig:
     return kc
 
 
+class MakeFailed(AssertionError):
+    """`make` itself failed for a target."""
+
+
 def make_config(tree: Path, build: Path, arch: str, targets: list[str], out_name: str = ".config") -> bytes:
     """Run `make ARCH=<arch> O=<build> <targets...>` and return the file."""
     build.mkdir(parents=True, exist_ok=True)
@@ -82,7 +86,7 @@ def make_config(tree: Path, build: Path, arch: str, targets: list[str], out_name
             cwd=tree, env=env, capture_output=True, text=True, check=False,
         )
         if proc.returncode != 0:
-            raise AssertionError(f"make {target} failed for ARCH={arch}:\n{proc.stderr[-2000:]}")
+            raise MakeFailed(f"make {target} failed for ARCH={arch}:\n{proc.stderr[-2000:]}")
     return (build / out_name).read_bytes()
 
 
