@@ -118,7 +118,7 @@ def main() -> int:
                 kconf = kconfiglib.Kconfig(str(copy / "Kconfig"), warn=False)
                 for sym in kconf.unique_defined_syms:
                     sym.set_value(0 if args.mode == "allnoconfig" else 2)
-                kconf.write_config(str(work / "kconfiglib.config"), save_old=False, verbose=False)
+                kconf.write_config(str(work / "kconfiglib.config"), save_old=False)
             finally:
                 os.environ.clear()
                 os.environ.update(env_backup)
