@@ -13,6 +13,7 @@ from .configfile import menu_is_visible
 from .expr import HEX, INT, STRING, M, N, Y
 from .help_text import symbol_help
 from .menu import P_COMMENT, P_MENU
+from .newconfig import is_new
 
 if TYPE_CHECKING:
     from .menu import MenuNode
@@ -303,15 +304,12 @@ class Conversation:
     def check_conf(self, node: MenuNode) -> None:
         if not menu_is_visible(node):
             return
-        sym = node.sym
-        if sym is not None and not sym.has_user:
-            sym.calc_value()
-            if sym.is_changeable() or (sym.is_choice and sym.curr_tri == Y):
-                if not self.conf_cnt:
-                    self.write("*\n* Restart config...\n*\n")
-                self.conf_cnt += 1
-                self.root_entry = parent_menu(self.kc, node)
-                self.conf(self.root_entry)
+        if is_new(node.sym):
+            if not self.conf_cnt:
+                self.write("*\n* Restart config...\n*\n")
+            self.conf_cnt += 1
+            self.root_entry = parent_menu(self.kc, node)
+            self.conf(self.root_entry)
         for child in node.children():
             self.check_conf(child)
 

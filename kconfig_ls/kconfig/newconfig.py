@@ -29,14 +29,20 @@ def new_symbols(kc: Kconfig) -> Iterator[Symbol]:
             yield node.sym
 
 
+def is_new(sym: Symbol | None) -> bool:
+    """A symbol conf would ask about: no user value yet, and changeable (or
+    a ``y`` choice)."""
+    if sym is None or sym.has_user:
+        return False
+    sym.calc_value()
+    return sym.is_changeable() or (sym.is_choice and sym.curr_tri == Y)
+
+
 def _new_nodes(node: MenuNode) -> Iterator[MenuNode]:
     if not menu_is_visible(node):
         return
-    sym = node.sym
-    if sym is not None and not sym.has_user:
-        sym.calc_value()
-        if sym.is_changeable() or (sym.is_choice and sym.curr_tri == Y):
-            yield node
+    if is_new(node.sym):
+        yield node
     child = node.list
     while child is not None:
         yield from _new_nodes(child)

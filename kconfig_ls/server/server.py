@@ -52,6 +52,12 @@ class KconfigServer(LanguageServer):
         self.reload_task: asyncio.Task | None = None
         self.load_lock = asyncio.Lock()
 
+    def loaded(self) -> Project | None:
+        """The project, if its tree is loaded."""
+        if self.project is None or self.project.kc is None:
+            return None
+        return self.project
+
     # -- project lifecycle ----------------------------------------------------------
     def pick_root(self, params: lsp.InitializeParams) -> str | None:
         if self.settings.root:
@@ -304,8 +310,8 @@ def on_references(ls: KconfigServer, params: lsp.ReferenceParams) -> list[lsp.Lo
 
 @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 def on_document_symbol(ls: KconfigServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
-    project = ls.project
-    if project is None or project.kc is None:
+    project = ls.loaded()
+    if project is None:
         return []
     name = project.relative(uri_to_path(params.text_document.uri))
     return [_document_symbol(item) for item in outline.outline(project.kc, name)]
@@ -326,8 +332,8 @@ def _document_symbol(item: outline.OutlineItem) -> lsp.DocumentSymbol:
 
 @server.feature(lsp.WORKSPACE_SYMBOL)
 def on_workspace_symbol(ls: KconfigServer, params: lsp.WorkspaceSymbolParams) -> list[lsp.SymbolInformation]:
-    project = ls.project
-    if project is None or project.kc is None:
+    project = ls.loaded()
+    if project is None:
         return []
     query = params.query.upper()
     out = []
@@ -344,8 +350,8 @@ def on_workspace_symbol(ls: KconfigServer, params: lsp.WorkspaceSymbolParams) ->
 
 @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["_", '"', "/"]))
 def on_completion(ls: KconfigServer, params: lsp.CompletionParams) -> lsp.CompletionList | None:
-    project = ls.project
-    if project is None or project.kc is None:
+    project = ls.loaded()
+    if project is None:
         return None
     path = uri_to_path(params.text_document.uri)
     document = ls.workspace.get_text_document(params.text_document.uri)
@@ -366,8 +372,8 @@ def on_completion(ls: KconfigServer, params: lsp.CompletionParams) -> lsp.Comple
 
 @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
 def on_folding(ls: KconfigServer, params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange]:
-    project = ls.project
-    if project is None or project.kc is None:
+    project = ls.loaded()
+    if project is None:
         return []
     name = project.relative(uri_to_path(params.text_document.uri))
     ranges = []
