@@ -13,9 +13,13 @@ from .cycles import find_cycles
 from .errors import Diagnostic, Severity
 from .expr import (
     AND,
+    BOOL,
     EQUAL,
+    HEX,
+    INT,
     NOT,
     OR,
+    STRING,
     TRISTATE,
     UNKNOWN,
     and_expr,
@@ -36,7 +40,7 @@ from .menu import (
 )
 from .parser import Builder, SourceFile
 from .preprocess import Preprocessor, ShellRunner, run_shell
-from .symbols import SYM_M, SYM_N, SYM_Y, Symbol
+from .symbols import SYM_M, SYM_N, SYM_Y, Symbol, string_valid_for_type
 
 SYMBOL_HASHSIZE = 9973
 
@@ -399,8 +403,42 @@ class Kconfig:
                 self.warn(parent.file, parent.line, "config symbol defined without type")
             if sym.is_choice and parent.prompt is None:
                 self.warn(parent.file, parent.line, "choice must have a prompt")
+            self._check_props(sym)
         if sym is not None and not sym.optional and parent.prompt is not None:
             sym.rev_dep = or_expr(sym.rev_dep, and_expr(parent.prompt.cond, SYM_M))
+
+    def _check_props(self, sym: Symbol) -> None:
+        """Type checks of a symbol's properties (menu.c ``sym_check_prop``)."""
+        name = sym.name
+        for prop in sym.props:
+            if prop.kind == P_DEFAULT:
+                single = prop.expr.__class__ is not tuple
+                if sym.type in (STRING, INT, HEX) and not single:
+                    self.warn(prop.file, prop.line, f"default for config symbol '{name}' must be a single symbol")
+                if not single:
+                    continue
+                target = prop.expr
+                if sym.type in (HEX, INT) and not _valid_number(sym, target):
+                    self.warn(prop.file, prop.line, f"'{name}': number is invalid")
+                if sym.is_choice and target.choice is not sym:
+                    self.warn(prop.file, prop.line,
+                              f"choice default symbol '{target.name}' is not contained in the choice")
+            elif prop.kind in (P_SELECT, P_IMPLY):
+                use = "select" if prop.kind == P_SELECT else "imply"
+                target = prop.expr
+                if sym.type not in (BOOL, TRISTATE):
+                    self.warn(prop.file, prop.line,
+                              f"config symbol '{name}' uses {use}, but is not bool or tristate")
+                elif target.type not in (UNKNOWN, BOOL, TRISTATE):
+                    self.warn(prop.file, prop.line,
+                              f"'{target.name}' has wrong type. '{use}' only accept arguments of bool and "
+                              "tristate type")
+            elif prop.kind == P_RANGE:
+                if sym.type not in (INT, HEX):
+                    self.warn(prop.file, prop.line, "range is only allowed for int or hex symbols")
+                low, high = prop.expr
+                if not _valid_number(sym, low) or not _valid_number(sym, high):
+                    self.warn(prop.file, prop.line, "range is invalid")
 
     def _make_auto_menu(self, node: MenuNode, sym: Symbol) -> None:
         """Move the entries after ``node`` that depend on its symbol below
@@ -486,6 +524,13 @@ def rewrite_m(e, modules_sym: Symbol):
     if op == AND or op == OR:
         return (op, rewrite_m(e[1], modules_sym), rewrite_m(e[2], modules_sym))
     return e
+
+
+def _valid_number(sym: Symbol, value: Symbol) -> bool:
+    """menu.c ``menu_validate_number``."""
+    return value.type in (INT, HEX) or (
+        value.type == UNKNOWN and value.name is not None and string_valid_for_type(sym.type, value.name)
+    )
 
 
 def _and_terms(e) -> list:

@@ -246,3 +246,35 @@ ERROR_CASES = {
 @pytest.mark.parametrize("case", sorted(ERROR_CASES))
 def test_errors_and_warnings_match_the_c_tool(parity, case):
     parity({"Kconfig": ERROR_CASES[case]}, "allnoconfig")
+
+
+ERROR_CASES.update({
+    "property_type_checks": """
+config B
+	bool "b"
+config I
+	int "i"
+	default B && B
+	range 1 x
+config H
+	hex "h"
+	default zz
+config S
+	string "s"
+	select B
+config T
+	bool "t"
+	select I
+	range 1 2
+choice
+	prompt "c"
+	default B
+config C1
+	bool "c1"
+endchoice
+""",
+})
+
+
+def test_property_type_checks_match_the_c_tool(parity):
+    parity({"Kconfig": ERROR_CASES["property_type_checks"]}, "allnoconfig")
