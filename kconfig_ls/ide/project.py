@@ -19,7 +19,7 @@ from ..kconfig import configfile
 from ..kconfig.errors import KconfigError
 from ..kconfig.kernel import host_arch, kernel_env
 from ..kconfig.preprocess import run_shell
-from ..kconfig.tree import Kconfig
+from ..kconfig.tree import Kconfig, gc_paused
 
 ROOT_FILES = ("Kconfig", "Config.in")
 _DEFINITION_RE = re.compile(r"^[ \t]*(?:menu)?config[ \t]+([A-Za-z0-9_]+)[ \t]*(?:#.*)?$", re.M)
@@ -159,7 +159,7 @@ class Project:
     # -- loading -----------------------------------------------------------------
     def load(self, progress: Callable[[int], None] | None = None) -> LoadResult:
         """(Re)load the tree with the current overlays, then the config."""
-        with self.lock:
+        with self.lock, gc_paused():
             try:
                 kc = Kconfig(
                     self.top,

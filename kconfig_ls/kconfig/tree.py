@@ -8,6 +8,7 @@ import gc
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 
 from .cycles import find_cycles
 from .errors import Diagnostic, Severity
@@ -112,15 +113,8 @@ class Kconfig:
 
         self.pp = Preprocessor(env=self.env, shell=shell, info=info or print, warn=self._pp_warning)
 
-        # Loading builds ~100k long-lived objects; generational GC passes
-        # would rescan the growing graph again and again for no garbage.
-        gc_was_enabled = gc.isenabled()
-        gc.disable()
-        try:
+        with gc_paused():
             self._load(filename)
-        finally:
-            if gc_was_enabled:
-                gc.enable()
 
     def _load(self, filename: str) -> None:
         Builder(self).parse_file(filename)
@@ -507,6 +501,20 @@ class Kconfig:
 
 
 _TRISTATE_CONSTS = {"y": SYM_Y, "m": SYM_M, "n": SYM_N}
+
+
+@contextmanager
+def gc_paused():
+    """Pause the cyclic garbage collector: loading a tree or a config builds
+    ~100k long-lived objects, and generational passes would rescan the
+    growing graph again and again without finding garbage."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def rewrite_m(e, modules_sym: Symbol):
