@@ -76,12 +76,20 @@ class _Checker:
             self.checking.discard(key)
 
     def check_expr(self, e) -> Symbol | None:
+        """Check the symbols of ``e`` left to right; the first cycle found."""
         if e is None:
             return None
-        if e.__class__ is not tuple:
-            return self.check(e)
-        for operand in e[1:]:
-            found = self.check_expr(operand)
+        checked, checking = self.checked, self.checking
+        stack = [e]
+        while stack:
+            item = stack.pop()
+            if item.__class__ is tuple:
+                stack.extend(reversed(item[1:]))
+                continue
+            key = id(item)
+            if key in checked and key not in checking:
+                continue  # already verified (what check() would return at once)
+            found = self.check(item)
             if found is not None:
                 return found
         return None

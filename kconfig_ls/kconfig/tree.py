@@ -9,6 +9,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from functools import lru_cache
 
 from .cycles import find_cycles
 from .errors import Diagnostic, Severity
@@ -46,6 +47,7 @@ from .symbols import SYM_M, SYM_N, SYM_Y, Symbol, string_valid_for_type
 SYMBOL_HASHSIZE = 9973
 
 
+@lru_cache(maxsize=1 << 16)
 def symbol_hash(name: str) -> int:
     """The bucket of ``name`` in the C tool's symbol table (FNV-1 over the
     name's bytes as signed chars, modulo 9973); iteration order of
