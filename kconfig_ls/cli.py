@@ -10,6 +10,7 @@ import os
 import sys
 import time
 
+from . import __version__
 from .kconfig import configfile, session
 from .kconfig.configfile import N_AS_VALUE, symbol_line
 from .kconfig.defconfigs import apply_defconfig, defconfig_exists
@@ -345,6 +346,7 @@ def _config_mode(kc, ke, mode, defconfig, config_in, out, fragments) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="kconfig-ls", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"kconfig-ls {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("conf", help="drop-in for scripts/kconfig/conf (run 'kconfig-ls conf --help')", add_help=False)
     cfg = sub.add_parser("config", help="configure a kernel tree without make")

@@ -1,0 +1,143 @@
+-- kconfig-ls for Neovim: filetypes, starting the language server, user commands.
+-- Works on Neovim 0.7 (vim.lsp.start_client / buf_attach_client) and newer;
+-- on 0.11+ lsp/kconfig_ls.lua also serves vim.lsp.config/vim.lsp.enable.
+local M = {}
+
+M.defaults = {
+  -- How to start the server: an executable or a full command line.
+  cmd = { 'kconfig-ls', 'serve' },
+  -- Passed as initializationOptions (see the server's settings).
+  settings = { arch = nil, configFile = nil, trustedRoots = {} },
+  -- Whether this Neovim trusts the trees it opens ($(shell,...) runs only then).
+  trusted = false,
+}
+
+M.config = vim.deepcopy(M.defaults)
+M.clients = {} -- root_dir -> client id
+
+local function is_kconfig_name(name)
+  local base = vim.fn.fnamemodify(name, ':t')
+  return base:match('^Kconfig') ~= nil or base == 'Config.in' or base:match('%.kconfig$') ~= nil
+end
+
+local function is_config_name(name)
+  local base = vim.fn.fnamemodify(name, ':t')
+  return base == '.config' or base:match('defconfig$') ~= nil
+    or (base:match('%.config$') ~= nil and (name:match('/kernel/configs/') or name:match('/arch/[^/]+/configs/')))
+end
+
+M.is_kconfig_name = is_kconfig_name
+M.is_config_name = is_config_name
+
+-- The tree root: the nearest ancestor with a top-level Kconfig; a kernel tree
+-- (one with arch/) wins over a subdirectory's Kconfig.
+function M.find_root(path)
+  local dir = vim.fn.fnamemodify(path, ':p:h')
+  local found = nil
+  while dir and dir ~= '' do
+    if vim.fn.filereadable(dir .. '/Kconfig') == 1 or vim.fn.filereadable(dir .. '/Config.in') == 1 then
+      found = dir
+      if vim.fn.isdirectory(dir .. '/arch') == 1 and vim.fn.filereadable(dir .. '/Kconfig') == 1 then
+        return dir
+      end
+    end
+    local parent = vim.fn.fnamemodify(dir, ':h')
+    if parent == dir then break end
+    dir = parent
+  end
+  return found
+end
+
+local function init_options()
+  local options = vim.deepcopy(M.config.settings)
+  options.trusted = M.config.trusted
+  return options
+end
+
+function M.attach(bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  local root = M.find_root(name)
+  if not root then return nil end
+  local id = M.clients[root]
+  if id == nil or vim.lsp.get_client_by_id(id) == nil then
+    id = vim.lsp.start_client({
+      name = 'kconfig_ls',
+      cmd = M.config.cmd,
+      root_dir = root,
+      init_options = init_options(),
+      workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
+    })
+    M.clients[root] = id
+  end
+  if id then vim.lsp.buf_attach_client(bufnr, id) end
+  return id
+end
+
+local function client_for(bufnr)
+  for _, client in pairs(vim.lsp.buf_get_clients(bufnr or 0)) do
+    if client.name == 'kconfig_ls' then return client end
+  end
+  return nil
+end
+
+function M.execute(command, arguments, bufnr)
+  local client = client_for(bufnr)
+  if not client then
+    vim.notify('kconfig-ls is not attached to this buffer', vim.log.levels.WARN)
+    return nil
+  end
+  local response = client.request_sync('workspace/executeCommand',
+    { command = command, arguments = arguments or {} }, 120000, bufnr or 0)
+  if response and response.err then
+    vim.notify('kconfig-ls: ' .. (response.err.message or vim.inspect(response.err)), vim.log.levels.ERROR)
+    return nil
+  end
+  return response and response.result
+end
+
+local function define_commands()
+  vim.api.nvim_create_user_command('KconfigArch', function(opts)
+    local arch = M.execute('kconfig.setArch', { opts.args })
+    if arch then vim.notify('kconfig-ls: ARCH=' .. arch) end
+  end, { nargs = 1, desc = 'Load the Kconfig tree for another architecture' })
+  vim.api.nvim_create_user_command('KconfigReload', function()
+    M.execute('kconfig.reload', {})
+  end, { desc = 'Reload the Kconfig tree' })
+end
+
+function M.setup(opts)
+  M.config = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), opts or {})
+  if vim.filetype and vim.filetype.add then
+    vim.filetype.add({
+      filename = { ['Config.in'] = 'kconfig', ['.config'] = 'kconfig-config', ['defconfig'] = 'kconfig-config' },
+      pattern = {
+        ['Kconfig.*'] = 'kconfig',
+        ['.*%.kconfig'] = 'kconfig',
+        ['.*_defconfig'] = 'kconfig-config',
+        ['.*/kernel/configs/.*%.config'] = 'kconfig-config',
+        ['.*/arch/[^/]+/configs/.*%.config'] = 'kconfig-config',
+      },
+    })
+  end
+  local group = vim.api.nvim_create_augroup('kconfig_ls', { clear = true })
+  vim.api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile' }, {
+    group = group,
+    callback = function(args)
+      local name = vim.api.nvim_buf_get_name(args.buf)
+      if is_kconfig_name(name) then
+        vim.bo[args.buf].filetype = 'kconfig'
+      elseif is_config_name(name) then
+        vim.bo[args.buf].filetype = 'kconfig-config'
+      end
+    end,
+  })
+  vim.api.nvim_create_autocmd('FileType', {
+    group = group,
+    pattern = { 'kconfig', 'kconfig-config' },
+    callback = function(args) M.attach(args.buf) end,
+  })
+  define_commands()
+end
+
+return M

@@ -1,0 +1,71 @@
+-- Driven by tests/editors/test_nvim.py: open a Kconfig file with the real
+-- plugin, wait for the client, ask hover and definition, break a line and
+-- wait for its diagnostic; write what happened as JSON to $KCONFIG_LS_OUT.
+local out_path = os.getenv('KCONFIG_LS_OUT')
+local file = os.getenv('KCONFIG_LS_FILE')
+local hover_line = tonumber(os.getenv('KCONFIG_LS_HOVER_LINE'))
+local hover_col = tonumber(os.getenv('KCONFIG_LS_HOVER_COL'))
+local break_line = tonumber(os.getenv('KCONFIG_LS_BREAK_LINE'))
+local result = { steps = {} }
+
+local function finish()
+  local f = io.open(out_path, 'w')
+  f:write(vim.fn.json_encode(result))
+  f:close()
+  vim.cmd('qall!')
+end
+
+local ok, err = pcall(function()
+  require('kconfig_ls').setup({
+    cmd = vim.fn.json_decode(os.getenv('KCONFIG_LS_CMD')),
+    trusted = os.getenv('KCONFIG_LS_TRUSTED') == '1',
+    settings = vim.fn.json_decode(os.getenv('KCONFIG_LS_SETTINGS') or '{}'),
+  })
+  vim.cmd('edit ' .. vim.fn.fnameescape(file))
+  local bufnr = vim.api.nvim_get_current_buf()
+  result.filetype = vim.bo[bufnr].filetype
+  local attached = vim.wait(60000, function()
+    for _, c in pairs(vim.lsp.buf_get_clients(bufnr)) do
+      if c.name == 'kconfig_ls' and c.initialized then return true end
+    end
+    return false
+  end, 50)
+  result.attached = attached
+  if not attached then return end
+
+  -- Hover until the tree is loaded (the first answers may come before).
+  local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+                   position = { line = hover_line, character = hover_col } }
+  vim.wait(120000, function()
+    local responses = vim.lsp.buf_request_sync(bufnr, 'textDocument/hover', params, 10000) or {}
+    for _, r in pairs(responses) do
+      if r.result and r.result.contents then
+        result.hover = r.result.contents.value
+        return true
+      end
+    end
+    return false
+  end, 200)
+
+  local responses = vim.lsp.buf_request_sync(bufnr, 'textDocument/definition', params, 10000) or {}
+  result.definitions = {}
+  for _, r in pairs(responses) do
+    for _, loc in ipairs(r.result or {}) do
+      table.insert(result.definitions, { file = vim.uri_to_fname(loc.uri), line = loc.range.start.line })
+    end
+  end
+
+  local line = vim.api.nvim_buf_get_lines(bufnr, break_line, break_line + 1, false)[1]
+  vim.api.nvim_buf_set_lines(bufnr, break_line, break_line + 1, false, { line .. ' && (' })
+  result.diagnostic_seen = vim.wait(60000, function()
+    for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+      if d.lnum == break_line and d.severity == vim.diagnostic.severity.ERROR then
+        result.diagnostic = d.message
+        return true
+      end
+    end
+    return false
+  end, 100)
+end)
+if not ok then result.error = tostring(err) end
+finish()

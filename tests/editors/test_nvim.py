@@ -1,0 +1,85 @@
+"""The Neovim plugin in Debian's real `nvim` (headless), against the real
+server: attach, hover, definition, and a diagnostic after an edit."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import kernel_tree_path
+
+REPO = Path(__file__).resolve().parents[2]
+PLUGIN = REPO / "editors" / "nvim"
+DRIVER = Path(__file__).with_name("nvim_driver.lua")
+
+pytestmark = pytest.mark.skipif(shutil.which("nvim") is None and not os.environ.get("CI"),
+                                reason="nvim is not installed (apt-get install neovim)")
+
+
+def run_nvim(tmp_path: Path, file: Path, hover: tuple[int, int], break_line: int, settings: dict | None = None,
+             trusted: bool = False) -> dict:
+    out = tmp_path / "nvim-result.json"
+    env = dict(
+        os.environ,
+        PYTHONPATH=str(REPO),
+        KCONFIG_LS_OUT=str(out),
+        KCONFIG_LS_FILE=str(file),
+        KCONFIG_LS_HOVER_LINE=str(hover[0]),
+        KCONFIG_LS_HOVER_COL=str(hover[1]),
+        KCONFIG_LS_BREAK_LINE=str(break_line),
+        KCONFIG_LS_CMD=json.dumps([sys.executable, "-m", "kconfig_ls.cli", "serve"]),
+        KCONFIG_LS_SETTINGS=json.dumps(settings or {}),
+        KCONFIG_LS_TRUSTED="1" if trusted else "0",
+        XDG_CONFIG_HOME=str(tmp_path / "xdg-config"),
+        XDG_DATA_HOME=str(tmp_path / "xdg-data"),
+        XDG_STATE_HOME=str(tmp_path / "xdg-state"),
+    )
+    proc = subprocess.run(
+        ["nvim", "--headless", "-u", "NONE", "-i", "NONE", "--cmd", f"set rtp^={PLUGIN}",
+         "-c", f"luafile {DRIVER}"],
+        env=env, capture_output=True, text=True, timeout=400, check=False,
+    )
+    assert out.exists(), f"nvim wrote nothing: {proc.stdout[-2000:]} {proc.stderr[-2000:]}"
+    result = json.loads(out.read_text())
+    assert "error" not in result, result["error"]
+    return result
+
+
+def test_nvim_on_the_bundled_sample(tmp_path):
+    root = tmp_path / "tree"
+    shutil.copytree(REPO / "kconfig_ls" / "data" / "sample", root)
+    (root / ".config").write_text("CONFIG_NET=y\nCONFIG_NETDEVICES=y\nCONFIG_E1000=m\n")
+    drivers = root / "drivers" / "Kconfig"
+    lines = drivers.read_text().split("\n")
+    e1000 = lines.index("config E1000")
+    depends = lines.index("\tdepends on PCI")
+    result = run_nvim(tmp_path, drivers, (depends, 13), e1000 + 2)
+    assert result["filetype"] == "kconfig"
+    assert result["attached"]
+    assert "CONFIG_PCI" in result["hover"] and "value **y**" in result["hover"]
+    assert [(Path(d["file"]).name, d["line"]) for d in result["definitions"]] == [("Kconfig", 2)]
+    assert result["diagnostic_seen"], result
+
+
+@pytest.mark.kernel
+def test_nvim_on_the_kernel_tree(tmp_path):
+    tree = kernel_tree_path()
+    if not (tree / "Kconfig").is_file():
+        pytest.skip("no kernel tree")
+    name = tree / "drivers" / "net" / "ethernet" / "intel" / "Kconfig"
+    text_lines = name.read_text().split("\n")
+    e1000 = text_lines.index("config E1000")
+    # Edits stay in the buffer: the file on disk is never written.
+    before = name.read_bytes()
+    result = run_nvim(tmp_path, name, (e1000, 8), e1000 + 1, settings={"arch": "x86_64"}, trusted=True)
+    assert name.read_bytes() == before
+    assert result["attached"]
+    assert "CONFIG_E1000" in result["hover"] and "tristate" in result["hover"]
+    assert [(d["file"].split("linux-source-6.1/")[1], d["line"]) for d in result["definitions"]] == [
+        ("drivers/net/ethernet/intel/Kconfig", e1000)]
+    assert result["diagnostic_seen"], result
