@@ -62,7 +62,9 @@ def kconfig_problems(project: Project, kc: Kconfig, file: str) -> list[Problem]:
 
 
 def config_problems(kc: Kconfig, text: str, result: ConfigReadResult | None) -> list[Problem]:
-    """Problems in a ``.config``-style text already read into ``kc``."""
+    """Problems in a ``.config``-style text.  ``result`` is given when this
+    text is the configuration loaded into ``kc`` (then values that do not
+    stick are reported too); other config files get the per-line checks."""
     lines = text.split("\n")
     problems: list[Problem] = []
     if result is not None:
@@ -79,6 +81,8 @@ def config_problems(kc: Kconfig, text: str, result: ConfigReadResult | None) -> 
         sym = kc.find(name)
         if sym is None:
             problems.append(Problem(lineno, 0, len(line), f"unknown symbol CONFIG_{name}", WARNING, "unknown-symbol"))
+    if result is None:
+        return problems
     for name, lineno in seen.items():
         sym = kc.find(name)
         if sym is None or not sym.has_user or sym.is_choice:
