@@ -217,14 +217,6 @@ def settle_after_read(kc: Kconfig, result: ConfigReadResult | None) -> None:
         kc.conf_changed = True
 
 
-def read_defconfig_list(kc: Kconfig) -> str | None:
-    """The first existing file named in ``KCONFIG_DEFCONFIG_LIST``."""
-    for name in kc.env.get("KCONFIG_DEFCONFIG_LIST", "").split():
-        if kc.resolve_config_path(name) is not None:
-            return name
-    return None
-
-
 # -- writing -----------------------------------------------------------------------
 
 

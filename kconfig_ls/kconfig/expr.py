@@ -231,36 +231,9 @@ def depends_on_symbol(e: Expr, sym: Symbol) -> bool:
 
 # -- printing ------------------------------------------------------------------
 
-_PREC = {OR: 1, AND: 2, EQUAL: 3, UNEQUAL: 3, LTH: 4, LEQ: 4, GTH: 4, GEQ: 4, NOT: 5}
-
-
-def expr_to_str(e: Expr, sym_str=None) -> str:
-    """Print ``e`` as Kconfig source text, with the fewest parentheses that
-    keep its structure.  ``sym_str`` formats each symbol (default: its name,
-    quoted for string constants)."""
-    if e is None:
-        return "y"
-    fmt = sym_str or symbol_text
-    return _print(e, 0, fmt)
-
 
 def symbol_text(sym: Symbol) -> str:
+    """A symbol as written in Kconfig: constants quoted, choices unnamed."""
     if sym.is_const and sym.name not in ("y", "m", "n"):
         return '"' + sym.name.replace("\\", "\\\\").replace('"', '\\"') + '"'
     return sym.name or "<choice>"
-
-
-def _print(e: Any, parent_prec: int, fmt) -> str:
-    if e.__class__ is not tuple:
-        return fmt(e)
-    op = e[0]
-    prec = _PREC[op]
-    if op == NOT:
-        text = "!" + _print(e[1], prec, fmt)
-    elif op in (AND, OR):
-        text = f"{_print(e[1], prec, fmt)} {OP_TEXT[op]} {_print(e[2], prec, fmt)}"
-    else:
-        text = f"{fmt(e[1])}{OP_TEXT[op]}{fmt(e[2])}"
-    if prec < parent_prec:
-        return "(" + text + ")"
-    return text

@@ -50,18 +50,6 @@ class Variable:
     expanding: int = 0
 
 
-@dataclass
-class Expansion:
-    """One ``$(...)`` expanded at the top level of a Kconfig line, kept so
-    hover can show what a macro produced."""
-
-    file: str
-    start: int  # offset in the file text
-    end: int
-    text: str
-    result: str
-
-
 class PreprocessError(KconfigError):
     """A fatal preprocessor error (the C tool exits on these)."""
 

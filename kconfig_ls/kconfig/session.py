@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from . import configfile, modes
-from .errors import Diagnostic, KconfigError
+from .errors import KconfigError
 from .expr import BOOL, TRISTATE, N
 from .tree import Kconfig
 
@@ -23,12 +22,6 @@ Message = Callable[[str], None]
 
 class ConfError(KconfigError):
     """A failure the C tool reports and exits 1 on."""
-
-
-@dataclass
-class ModeResult:
-    warnings: list[Diagnostic] = field(default_factory=list)
-    written: str | None = None
 
 
 def read_user_config(kc: Kconfig, name: str | None, message: Message | None) -> configfile.ConfigReadResult | None:

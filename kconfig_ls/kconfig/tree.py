@@ -271,9 +271,6 @@ class Kconfig:
         """(file, line, column) of every reference to ``sym``."""
         return [(f, *self.locate(f, start)) for f, start, _end in sym.refs]
 
-    def choice_symbols(self) -> list[Symbol]:
-        return list(self.choices)
-
     def menus(self) -> Iterator[MenuNode]:
         """Every ``menu`` entry, in menu order."""
         return (n for n in self.walk() if n.kind == "menu")
