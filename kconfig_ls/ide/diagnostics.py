@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 
 from ..kconfig.configfile import ConfigReadResult
-from ..kconfig.expr import BOOL, TRI_STR, TRISTATE, N
+from ..kconfig.expr import BOOL, HEX, INT, STRING, TRI_STR, TRISTATE, N
 from ..kconfig.tree import Kconfig
 from .hover import why_lines
 from .project import Project
@@ -54,6 +54,15 @@ def kconfig_problems(project: Project, kc: Kconfig, file: str) -> list[Problem]:
             problems.append(Problem(node.line, 0, 1000,
                                     f"unmet direct dependencies: {sym.name} is selected "
                                     f"({TRI_STR[sym.rev_dep_tri]}) but depends on n", WARNING, "unmet-select"))
+    for use_file, start, end, sym in kc.logical_uses:
+        if use_file == file and sym.type in (INT, HEX, STRING):
+            line, col = kc.locate(file, start)
+            article = "an" if sym.type in (INT, HEX) else "a"
+            zero = {INT: "0", HEX: "0x0", STRING: '""'}[sym.type]
+            problems.append(Problem(line, col, col + end - start,
+                                    f"'{sym.name}' is {article} {sym.type_name} symbol: as a truth value it is "
+                                    f"always n; compare it instead (e.g. {sym.name} != {zero})",
+                                    WARNING, "non-bool-in-logic"))
     if project.shell.denied and file == kc.top_file:
         problems.append(Problem(1, 0, 0, f"{len(project.shell.denied)} $(shell,...) commands were not run "
                                 "because this tree is not trusted; values that depend on the toolchain may "

@@ -210,6 +210,10 @@ class ExpressionParser:
     """Kconfig expressions over a statement's tokens: ``||`` binds loosest,
     then ``&&``, then ``!``; comparisons join two symbols."""
 
+    #: (token, symbol) of every operand used as a truth value rather than
+    #: compared, since the last reset (for type diagnostics).
+    bare_operands: list
+
     # -- expressions -----------------------------------------------------------------
     def symbol_ref(self, toks: list[Token], pos: int, allow_const: bool) -> Symbol:
         if pos >= len(toks):
@@ -224,8 +228,20 @@ class ExpressionParser:
 
     def parse_if(self, toks: list[Token], pos: int) -> tuple[Any, int]:
         if pos < len(toks) and toks[pos].kind == "if":
-            return self.parse_expr(toks, pos + 1)
+            return self.parse_condition(toks, pos + 1)
         return None, pos
+
+    def parse_condition(self, toks: list[Token], pos: int) -> tuple[Any, int]:
+        """An expression used as a truth value: its bare operands are
+        logical uses."""
+        del self.bare_operands[:]
+        expr, pos = self.parse_expr(toks, pos)
+        self.note_logical_uses()
+        return expr, pos
+
+    def note_logical_uses(self) -> None:
+        """Hook: the bare operands just parsed were used as truth values."""
+        del self.bare_operands[:]
 
     def parse_expr(self, toks: list[Token], pos: int) -> tuple[Any, int]:
         left, pos = self._parse_and(toks, pos)
@@ -259,6 +275,7 @@ class ExpressionParser:
             op = _CMP_OPS[toks[pos].kind]
             right = self.symbol_ref(toks, pos + 1, allow_const=True)
             return (op, left, right), pos + 2
+        self.bare_operands.append((toks[pos - 1], left))
         return left, pos
 
 
@@ -266,6 +283,7 @@ class FileParser(ExpressionParser):
     """Parses the statements of one file into the shared :class:`Builder`."""
 
     def __init__(self, builder: Builder, source: SourceFile):
+        self.bare_operands = []
         self.b = builder
         self.kc = builder.kc
         self.source = source
@@ -278,6 +296,12 @@ class FileParser(ExpressionParser):
 
     def warn(self, line: int, message: str) -> None:
         self.kc.warn(self.file, line, message)
+
+    def note_logical_uses(self) -> None:
+        for tok, sym in self.bare_operands:
+            if not sym.is_const:
+                self.kc.logical_uses.append((self.file, tok.start, tok.end, sym))
+        del self.bare_operands[:]
 
     def resolve_symbol(self, tok: Token) -> Symbol:
         if tok.kind == QUOTE:
@@ -405,7 +429,7 @@ class FileParser(ExpressionParser):
             self.push_block("menu", node, line)
             self.entry_kind = "menu"
         elif kind == "if":
-            expr, pos = self.parse_expr(toks, 1)
+            expr, pos = self.parse_condition(toks, 1)
             self.expect_eol(toks, pos)
             node = self.b.add_entry(None, "if", self.file, line)
             node.dep = and_expr(node.dep, expr)
@@ -539,7 +563,10 @@ class FileParser(ExpressionParser):
             self.expect_eol(toks, pos)
             self.b.add_prop(P_DEFAULT, target, cond, self.file, stmt.line)
             return
+        del self.bare_operands[:]
         expr, pos = self.parse_expr(toks, 1)
+        if kind != "default" or expr.__class__ is tuple:
+            self.note_logical_uses()  # a truth value, not a symbol's value
         cond, pos = self.parse_if(toks, pos)
         self.expect_eol(toks, pos)
         self.b.add_prop(P_DEFAULT, expr, cond, self.file, stmt.line)
@@ -616,7 +643,7 @@ class FileParser(ExpressionParser):
         toks = stmt.tokens
         if len(toks) < 2 or toks[1].kind != "on":
             raise ParseError("syntax error: expected 'depends on'")
-        expr, pos = self.parse_expr(toks, 2)
+        expr, pos = self.parse_condition(toks, 2)
         self.expect_eol(toks, pos)
         entry = self.b.current_entry
         entry.dep = and_expr(entry.dep, expr)

@@ -1,0 +1,61 @@
+"""The IDE layer (plain data) on small inline trees."""
+
+from conftest import write_tree
+
+from kconfig_ls.ide.diagnostics import config_problems, kconfig_problems
+from kconfig_ls.ide.project import Project, Settings
+
+TREE = """
+config N
+	int "n"
+config S
+	string "s"
+config A
+	bool "a"
+	depends on N && S != ""
+config B
+	bool
+	default N || A
+config I2
+	int
+	default N
+config USES_MISSING
+	bool "x"
+	depends on MISSING_EVERYWHERE
+"""
+
+
+def load(tmp_path, files):
+    write_tree(tmp_path, files)
+    project = Project(str(tmp_path), Settings())
+    project.load()
+    return project
+
+
+def test_non_bool_symbols_used_as_truth_values(tmp_path):
+    project = load(tmp_path, {"Kconfig": TREE})
+    found = [(p.line, p.col, p.message) for p in kconfig_problems(project, project.kc, "Kconfig")
+             if p.code == "non-bool-in-logic"]
+    message = "'N' is an int symbol: as a truth value it is always n; compare it instead (e.g. N != 0)"
+    assert found == [(8, 12, message), (11, 9, message)]
+
+
+def test_undefined_unless_defined_in_an_unloaded_file(tmp_path):
+    project = load(tmp_path, {"Kconfig": TREE})
+    names = [p.message for p in kconfig_problems(project, project.kc, "Kconfig") if p.code == "undefined-symbol"]
+    assert names == ["'MISSING_EVERYWHERE' is not defined in any Kconfig file"]
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "Kconfig").write_text("config MISSING_EVERYWHERE\n\tbool\n")
+    project = load(tmp_path, {})
+    assert not [p for p in kconfig_problems(project, project.kc, "Kconfig") if p.code == "undefined-symbol"]
+
+
+def test_config_file_problems(tmp_path):
+    project = load(tmp_path, {"Kconfig": TREE, ".config": "CONFIG_A=y\nCONFIG_NOPE=y\nCONFIG_N=abc\nCONFIG_N=1\n"})
+    text = (tmp_path / ".config").read_text()
+    problems = {(p.line, p.code): p.message for p in config_problems(project.kc, text, project.config_result)}
+    assert problems[(2, "unknown-symbol")] == "unknown symbol CONFIG_NOPE"
+    assert problems[(3, "config")] == "symbol value 'abc' invalid for N"
+    assert problems[(1, "value-not-kept")].startswith("CONFIG_A=y will not stick: the value is n")
+    # Another config file (not the loaded one) gets only per-line checks.
+    assert not [p for p in config_problems(project.kc, text, None) if p.code == "value-not-kept"]
