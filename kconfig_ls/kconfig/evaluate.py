@@ -27,6 +27,7 @@ class KconfigSyntaxError(KconfigError):
 class _TextParser(ExpressionParser):
     def __init__(self, kc: Kconfig):
         self.kc = kc
+        self.bare_operands = []
 
     def resolve_symbol(self, tok: Token) -> Symbol:
         kc = self.kc
