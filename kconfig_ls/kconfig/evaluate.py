@@ -26,8 +26,8 @@ class KconfigSyntaxError(KconfigError):
 
 class _TextParser(ExpressionParser):
     def __init__(self, kc: Kconfig):
+        super().__init__()
         self.kc = kc
-        self.bare_operands = []
 
     def resolve_symbol(self, tok: Token) -> Symbol:
         kc = self.kc

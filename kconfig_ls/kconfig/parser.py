@@ -210,9 +210,10 @@ class ExpressionParser:
     """Kconfig expressions over a statement's tokens: ``||`` binds loosest,
     then ``&&``, then ``!``; comparisons join two symbols."""
 
-    #: (token, symbol) of every operand used as a truth value rather than
-    #: compared, since the last reset (for type diagnostics).
-    bare_operands: list
+    def __init__(self) -> None:
+        #: (token, symbol) of every operand used as a truth value rather
+        #: than compared, since the last reset (for type diagnostics).
+        self.bare_operands: list[tuple[Token, Symbol]] = []
 
     # -- expressions -----------------------------------------------------------------
     def symbol_ref(self, toks: list[Token], pos: int, allow_const: bool) -> Symbol:
@@ -283,7 +284,7 @@ class FileParser(ExpressionParser):
     """Parses the statements of one file into the shared :class:`Builder`."""
 
     def __init__(self, builder: Builder, source: SourceFile):
-        self.bare_operands = []
+        super().__init__()
         self.b = builder
         self.kc = builder.kc
         self.source = source
