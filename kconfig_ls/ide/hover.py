@@ -127,3 +127,10 @@ def source_markdown(kc: Kconfig, path: str) -> str:
     if resolved is None:
         return f"`{path}`: file not found"
     return f"sources `{path}` ({resolved})"
+
+
+def macro_markdown(text: str, result: str, trusted: bool) -> str:
+    """What a ``$(...)`` reference expanded to."""
+    note = "" if trusted else "\n\n_(tree not trusted: `$(shell,...)` expanded to nothing)_"
+    shown = result if result else "(empty)"
+    return f"`{text}` expands to `{shown}`{note}"

@@ -15,13 +15,14 @@ _CONFIG_LINE = re.compile(r"^(?:# )?(?P<prefix>CONFIG_)(?P<name>[A-Za-z0-9_]+)(?
 
 @dataclass
 class Target:
-    kind: str  # "symbol", "source", "name" (a name the tree does not know)
+    kind: str  # "symbol", "source", "macro", "name" (a name the tree does not know)
     name: str
     symbol: Symbol | None = None
     source_path: str | None = None
     start_col: int = 0
     end_col: int = 0
     line: int = 0
+    expansion: str | None = None
 
 
 class FileIndex:
@@ -39,6 +40,9 @@ class FileIndex:
         for file, start, end, path in kc.source_refs:
             if file == name:
                 spans.append((start, end, path, "source"))
+        for file, start, end, result in kc.expansions:
+            if file == name:
+                spans.append((start, end, result, "macro"))
         spans.sort(key=lambda s: s[0])
         self.spans = spans
         self.starts = [s[0] for s in spans]
@@ -82,6 +86,9 @@ class Locator:
         _, end_col = source.index.line_col(end)
         if kind == "source":
             return Target("source", what, None, what, start_col, end_col, line)
+        if kind == "macro":
+            text = source.text[start:end]
+            return Target("macro", text, None, None, start_col, end_col, line, expansion=what)
         return Target("symbol", what.name, what, None, start_col, end_col, line)
 
 

@@ -93,6 +93,8 @@ class Lexer:
         #: Whether any $(...) was expanded (the result then depends on the
         #: macro state, not only on the text).
         self.expanded = False
+        #: (start, end, result) of every expanded macro reference, for hover.
+        self.expansions: list[tuple[int, int, str]] = []
 
     def statements(self) -> Iterator[Statement]:
         text = self.text
@@ -154,6 +156,7 @@ class Lexer:
                     pp.filename, pp.lineno = self.filename, self.line
                     self.expanded = True
                     value, end = pp.expand_token(text[:line_end], pos)
+                    self.expansions.append((pos, end, value))
                     self.pos = end
                     if value:
                         tokens.append(Token(WORD, value, pos, end))
@@ -221,7 +224,9 @@ class Lexer:
                     line_end = n
                 self.pp.filename, self.pp.lineno = self.filename, self.line
                 self.expanded = True
+                start = pos
                 value, pos = self.pp.expand_dollar(text[:line_end], pos + 1)
+                self.expansions.append((start, pos, value))
                 parts.append(value)
                 continue
             run_end = pos + 1

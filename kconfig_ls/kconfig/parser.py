@@ -94,9 +94,10 @@ class LexedFile:
     whether any macro was expanded, the macro state at the start, and the
     state (plus the lexer position) after each ``source``."""
 
-    __slots__ = ("statements", "warnings", "expanded", "start_state", "after_source")
+    __slots__ = ("statements", "warnings", "expanded", "start_state", "after_source", "expansions")
 
     def __init__(self, statements, warnings, expanded, start_state, after_source):
+        self.expansions: list[tuple[int, int, str]] = []
         self.statements: list[Statement] = statements
         self.warnings: list[tuple[int, str]] = warnings
         self.expanded: bool = expanded
@@ -324,10 +325,16 @@ class FileParser(ExpressionParser):
     def run(self) -> None:
         cache = self.kc.lex_cache
         if cache is None:
-            for stmt in Lexer(self.source.text, self.file, self.kc.pp, self.warn).statements():
+            lexer = Lexer(self.source.text, self.file, self.kc.pp, self.warn)
+            for stmt in lexer.statements():
                 self.consume(stmt)
+            self._record_expansions(lexer.expansions)
         else:
             self._run_with_cache(cache)
+
+    def _record_expansions(self, expansions: list[tuple[int, int, str]]) -> None:
+        for start, end, result in expansions:
+            self.kc.expansions.append((self.file, start, end, result))
         while self.blocks:
             kind, node, line = self.blocks.pop()
             self.error(line, "missing end statement for this entry")
@@ -369,7 +376,10 @@ class FileParser(ExpressionParser):
                     lexer.pos, lexer.line = resume[1], resume[2]
                     for rest in lexer.statements():
                         self.consume(rest)
+                    self._record_expansions([e for e in entry.expansions if e[0] < resume[1]])
+                    self._record_expansions(lexer.expansions)
                     return
+            self._record_expansions(entry.expansions)
             return
         warnings: list[tuple[int, str]] = []
 
@@ -386,6 +396,8 @@ class FileParser(ExpressionParser):
             if first.kind == "source" or (first.kind == WORD and first.value in _SOURCE_VARIANTS):
                 entry.after_source[len(entry.statements) - 1] = (pp.fingerprint(), lexer.pos, lexer.line)
         entry.expanded = lexer.expanded
+        entry.expansions = lexer.expansions
+        self._record_expansions(lexer.expansions)
         cache[key] = entry
 
     # -- dispatch ----------------------------------------------------------------

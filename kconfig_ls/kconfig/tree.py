@@ -95,6 +95,8 @@ class Kconfig:
         self.diagnostics: list[Diagnostic] = []
         self.files: dict[str, SourceFile] = {}
         self.source_refs: list[tuple[str, int, int, str]] = []
+        #: (file, start, end, result) of every $(...) expanded in the files.
+        self.expansions: list[tuple[str, int, int, str]] = []
         #: (file, start, end, symbol) of operands used as truth values.
         self.logical_uses: list[tuple[str, int, int, Symbol]] = []
         self.symbols: dict[str, Symbol] = {}

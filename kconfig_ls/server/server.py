@@ -275,6 +275,8 @@ def on_hover(ls: KconfigServer, params: lsp.HoverParams) -> lsp.Hover | None:
     with project.lock:
         if target.kind == "source":
             text = hover.source_markdown(kc, target.source_path)
+        elif target.kind == "macro":
+            text = hover.macro_markdown(target.name, target.expansion, project.trusted)
         elif target.symbol is not None:
             text = hover.hover_markdown(kc, target.symbol, project.relative(project.config_path))
         else:
@@ -296,13 +298,15 @@ def on_definition(ls: KconfigServer, params: lsp.DefinitionParams) -> list[lsp.L
     if target.kind == "source":
         path = project.kc.resolve_path(target.source_path)
         return [location(project, path, 1)] if path else None
+    if target.kind == "macro":
+        return None
     return [location(project, f, line) for f, line in navigation.definitions(project, project.kc, target.name)]
 
 
 @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
 def on_references(ls: KconfigServer, params: lsp.ReferenceParams) -> list[lsp.Location] | None:
     project, target = _target(ls, params.text_document.uri, params.position)
-    if target is None or target.kind == "source":
+    if target is None or target.kind in ("source", "macro"):
         return None
     refs = navigation.references(project.kc, target.name, params.context.include_declaration)
     return [location(project, f, line, col, end) for f, line, col, end in refs]

@@ -59,3 +59,20 @@ def test_config_file_problems(tmp_path):
     assert problems[(1, "value-not-kept")].startswith("CONFIG_A=y will not stick: the value is n")
     # Another config file (not the loaded one) gets only per-line checks.
     assert not [p for p in config_problems(project.kc, text, None) if p.code == "value-not-kept"]
+
+
+def test_hover_on_a_macro_shows_its_expansion(tmp_path):
+    from kconfig_ls.ide.hover import macro_markdown
+    from kconfig_ls.ide.locate import Locator
+
+    kconfig = 'greet = Hello, $(1)!\nconfig G\n\tstring "g"\n\tdefault "$(greet,world) ok"\n\tdepends on $(EMPTY)B\n'
+    project = load(tmp_path, {"Kconfig": kconfig})
+    locator = Locator(project.kc)
+    target = locator.in_kconfig("Kconfig", 4, 14)
+    assert target.kind == "macro" and target.name == "$(greet,world)" and target.expansion == "Hello, world!"
+    assert macro_markdown(target.name, target.expansion, True) == "`$(greet,world)` expands to `Hello, world!`"
+    word = locator.in_kconfig("Kconfig", 5, 14)
+    assert word.kind == "macro" and word.name == "$(EMPTY)B" and word.expansion == "B"
+    # The same through a reload that replays the lexing cache.
+    project.load()
+    assert Locator(project.kc).in_kconfig("Kconfig", 4, 14).expansion == "Hello, world!"
