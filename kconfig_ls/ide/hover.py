@@ -5,7 +5,7 @@ with their operands' values, and its help."""
 from __future__ import annotations
 
 from ..kconfig.explain_text import c_expr_text, or_terms
-from ..kconfig.expr import AND, BOOL, TRI_STR, TRISTATE, N, Y, eval_expr, expr_symbols
+from ..kconfig.expr import BOOL, TRI_STR, TRISTATE, N, Y, and_terms, eval_expr, expr_symbols
 from ..kconfig.symbols import Symbol
 from ..kconfig.tree import Kconfig
 
@@ -17,18 +17,9 @@ def live_expr(e) -> str:
     return c_expr_text(e, with_values=True)
 
 
-def and_leaves(e) -> list:
-    """The smallest ``&&`` operands of ``e``."""
-    if e is None:
-        return []
-    if e.__class__ is tuple and e[0] == AND:
-        return and_leaves(e[1]) + and_leaves(e[2])
-    return [e]
-
-
 def unmet_leaves(e) -> list:
     """The ``&&`` operands of ``e`` that evaluate to ``n``."""
-    return [leaf for leaf in and_leaves(e) if eval_expr(leaf) == N]
+    return [leaf for leaf in and_terms(e) if eval_expr(leaf) == N]
 
 
 def value_origin(kc: Kconfig, sym: Symbol, config_name: str | None) -> str:

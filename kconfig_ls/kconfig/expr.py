@@ -207,6 +207,15 @@ def expr_symbols(e: Expr):
         yield from expr_symbols(sub)
 
 
+def and_terms(e: Expr) -> list:
+    """The operands of a chain of ``&&`` (``[]`` for no condition)."""
+    if e is None:
+        return []
+    if e.__class__ is tuple and e[0] == AND:
+        return and_terms(e[1]) + and_terms(e[2])
+    return [e]
+
+
 def contains_symbol(e: Expr, sym: Symbol) -> bool:
     return any(s is sym for s in expr_symbols(e))
 

@@ -25,6 +25,7 @@ from .expr import (
     TRISTATE,
     UNKNOWN,
     and_expr,
+    and_terms,
     contains_symbol,
     depends_on_symbol,
     or_expr,
@@ -440,7 +441,7 @@ class Kconfig:
     def _make_auto_menu(self, node: MenuNode, sym: Symbol) -> None:
         """Move the entries after ``node`` that depend on its symbol below
         it (the automatic sub-menus of menu.c)."""
-        basedep_terms = _and_terms(node.prompt.cond) if node.prompt is not None else []
+        basedep_terms = and_terms(node.prompt.cond) if node.prompt is not None else []
         last = None
         nxt = node.next
         while nxt is not None:
@@ -448,7 +449,7 @@ class Kconfig:
             if not contains_symbol(dep, sym):
                 break
             if not depends_on_symbol(dep, sym):
-                dep_terms = _and_terms(dep)
+                dep_terms = and_terms(dep)
                 if not all(term in dep_terms for term in basedep_terms):
                     break
             self._finalize(nxt)
@@ -542,14 +543,6 @@ def _valid_number(sym: Symbol, value: Symbol) -> bool:
     return value.type in (INT, HEX) or (
         value.type == UNKNOWN and value.name is not None and string_valid_for_type(sym.type, value.name)
     )
-
-
-def _and_terms(e) -> list:
-    if e is None:
-        return []
-    if e.__class__ is tuple and e[0] == AND:
-        return _and_terms(e[1]) + _and_terms(e[2])
-    return [e]
 
 
 def _is_number(name: str | None) -> bool:
