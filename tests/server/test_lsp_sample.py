@@ -94,6 +94,17 @@ async def wait_diagnostics(client: LanguageClient, uri: str, predicate, tries: i
     raise AssertionError(f"diagnostics never matched: {client.diagnostics.get(uri)}")
 
 
+async def opened(client: LanguageClient, tmp_path: Path, name: str, options: dict | None = None):
+    """Start on a fresh copy of the tree, open ``name`` and wait until the
+    server has published its first diagnostics for it."""
+    root = make_tree(tmp_path)
+    await start(client, root, options)
+    path = root / name
+    uri = open_doc(client, path)
+    await wait_diagnostics(client, uri, lambda d: True)
+    return root, path, uri
+
+
 @pytest_lsp.fixture(config=SERVER)
 async def client(lsp_client: LanguageClient):
     yield
@@ -102,11 +113,7 @@ async def client(lsp_client: LanguageClient):
 
 @pytest.mark.asyncio
 async def test_load_reports_progress_and_hover_shows_values(client: LanguageClient, tmp_path):
-    root = make_tree(tmp_path)
-    await start(client, root)
-    drivers = root / "drivers" / "Kconfig"
-    uri = open_doc(client, drivers)
-    await wait_diagnostics(client, uri, lambda d: True)
+    root, drivers, uri = await opened(client, tmp_path, "drivers/Kconfig")
     kinds = [type(v).__name__ for reports in client.progress_reports.values() for v in reports]
     assert kinds[0] == "WorkDoneProgressBegin" and kinds[-1] == "WorkDoneProgressEnd"
 
@@ -122,11 +129,7 @@ async def test_load_reports_progress_and_hover_shows_values(client: LanguageClie
 
 @pytest.mark.asyncio
 async def test_definition_returns_every_definition(client: LanguageClient, tmp_path):
-    root = make_tree(tmp_path)
-    await start(client, root)
-    drivers = root / "drivers" / "Kconfig"
-    uri = open_doc(client, drivers)
-    await wait_diagnostics(client, uri, lambda d: True)
+    root, drivers, uri = await opened(client, tmp_path, "drivers/Kconfig")
     result = await client.text_document_definition_async(
         lsp.DefinitionParams(lsp.TextDocumentIdentifier(uri), position_of(drivers, "depends on PCI"))
     )
@@ -136,12 +139,7 @@ async def test_definition_returns_every_definition(client: LanguageClient, tmp_p
 
 @pytest.mark.asyncio
 async def test_references(client: LanguageClient, tmp_path):
-    root = make_tree(tmp_path)
-    await start(client, root)
-    top = root / "Kconfig"
-    drivers = root / "drivers" / "Kconfig"
-    uri = open_doc(client, drivers)
-    await wait_diagnostics(client, uri, lambda d: True)
+    root, drivers, uri = await opened(client, tmp_path, "drivers/Kconfig")
     refs = await client.text_document_references_async(
         lsp.ReferenceParams(text_document=lsp.TextDocumentIdentifier(uri),
                             position=position_of(drivers, "depends on NET"),
@@ -149,16 +147,11 @@ async def test_references(client: LanguageClient, tmp_path):
     )
     where = sorted((r.uri.split("/tree/")[1], r.range.start.line + 1) for r in refs)
     assert where == [("drivers/Kconfig", 12), ("extra/Kconfig", 4)]
-    assert top.exists()
 
 
 @pytest.mark.asyncio
 async def test_broken_line_gets_a_diagnostic_and_fixing_clears_it(client: LanguageClient, tmp_path):
-    root = make_tree(tmp_path)
-    await start(client, root)
-    drivers = root / "drivers" / "Kconfig"
-    uri = open_doc(client, drivers)
-    await wait_diagnostics(client, uri, lambda d: True)
+    root, drivers, uri = await opened(client, tmp_path, "drivers/Kconfig")
     line = position_of(drivers, "depends on PCI").line
     broken = lsp.TextDocumentContentChangePartial(
         range=lsp.Range(lsp.Position(line, 12), lsp.Position(line, 15)), text="(PCI")
@@ -178,11 +171,7 @@ async def test_broken_line_gets_a_diagnostic_and_fixing_clears_it(client: Langua
 async def test_editing_a_default_changes_the_hover_value(client: LanguageClient, tmp_path):
     import asyncio
 
-    root = make_tree(tmp_path)
-    await start(client, root)
-    top = root / "Kconfig"
-    uri = open_doc(client, top)
-    await wait_diagnostics(client, uri, lambda d: True)
+    root, top, uri = await opened(client, tmp_path, "Kconfig")
     pos = position_of(top, "config LOG_BUF_SHIFT")
     assert "value **17**" in await hover_text(client, uri, pos)
     line = position_of(top, "default 17").line
@@ -235,11 +224,7 @@ async def test_config_file_diagnostics_hover_and_completion(client: LanguageClie
 
 @pytest.mark.asyncio
 async def test_completion_and_document_symbols(client: LanguageClient, tmp_path):
-    root = make_tree(tmp_path)
-    await start(client, root)
-    drivers = root / "drivers" / "Kconfig"
-    uri = open_doc(client, drivers)
-    await wait_diagnostics(client, uri, lambda d: True)
+    root, drivers, uri = await opened(client, tmp_path, "drivers/Kconfig")
     line = position_of(drivers, "depends on PCI").line
     items = await client.text_document_completion_async(
         lsp.CompletionParams(lsp.TextDocumentIdentifier(uri), lsp.Position(line, 13)))
