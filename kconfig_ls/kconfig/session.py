@@ -79,8 +79,6 @@ def write_config(kc: Kconfig, name: str | None = None, message: Message | None =
     if os.path.isdir(name):
         raise ConfError(f"{name}: Is a directory")
     text = configfile.config_text(kc)
-    for sym in kc.all_symbols:
-        sym.written = False
     if kc.env.get("KCONFIG_OVERWRITECONFIG"):
         parent = os.path.dirname(name)
         if parent:

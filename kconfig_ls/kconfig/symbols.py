@@ -43,10 +43,9 @@ class Symbol:
         "defaults", "ranges", "selects", "implies", "dir_dep", "rev_dep",
         "implied", "choice", "choice_values", "refs",
         # evaluation state (the C tool's flags and fields)
-        "valid", "write", "written", "need_set_choice_values", "curr_tri",
+        "valid", "write", "need_set_choice_values", "curr_tri",
         "curr_val", "visible", "dir_dep_tri", "rev_dep_tri", "implied_tri",
         "has_user", "user_tri", "user_val", "selection", "user_selection",
-        "warned_unmet",
     )  # fmt: skip
 
     def __init__(self, kc: Kconfig | None, name: str | None, index: int = 0):
@@ -76,7 +75,6 @@ class Symbol:
         self.refs: list[tuple[str, int, int]] = []
         self.valid = False
         self.write = False
-        self.written = False
         self.need_set_choice_values = False
         self.curr_tri = N
         self.curr_val: str | None = None
@@ -89,12 +87,11 @@ class Symbol:
         self.user_val: str | None = None
         self.selection: Symbol | None = None
         self.user_selection: Symbol | None = None
-        self.warned_unmet = False
 
     def reset_state(self) -> None:
         """Back to the state of a freshly parsed tree (no values, no user
         input), as a new run of the C tool would start."""
-        self.valid = self.write = self.written = self.need_set_choice_values = False
+        self.valid = self.write = self.need_set_choice_values = False
         self.curr_tri = self.visible = N
         self.dir_dep_tri = self.rev_dep_tri = self.implied_tri = N
         self.curr_val = None
