@@ -29,6 +29,8 @@ Expr = Union["Symbol", tuple, None]
 # Symbol types.
 UNKNOWN, BOOL, TRISTATE, INT, HEX, STRING = range(6)
 TYPE_NAMES = ("unknown", "bool", "tristate", "int", "hex", "string")
+#: The C tool's names in its messages and help (``sym_type_name``).
+C_TYPE_NAMES = ("unknown", "bool", "tristate", "integer", "hex", "string")
 
 
 def and_expr(a: Expr, b: Expr) -> Expr:

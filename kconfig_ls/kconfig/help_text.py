@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .explain_text import revdep_lines, valued_expr
-from .expr import HEX, INT
+from .expr import C_TYPE_NAMES, HEX, INT
 from .menu import P_MENU
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ def symbol_info(kc: Kconfig, sym: Symbol) -> str:
     if sym.name:
         sym.calc_value()
         out.append(f"Symbol: {sym.name} [={sym.str_value()}]\n")
-        out.append(f"Type  : {'integer' if sym.type == INT else sym.type_name}\n")
+        out.append(f"Type  : {C_TYPE_NAMES[sym.type]}\n")
         if sym.type in (INT, HEX):
             prop = sym.range_prop()
             if prop is not None:

@@ -16,6 +16,7 @@ from .errors import Diagnostic, KconfigError, Severity
 from .expr import (
     AND,
     BOOL,
+    C_TYPE_NAMES,
     EQUAL,
     GEQ,
     GTH,
@@ -52,8 +53,6 @@ if TYPE_CHECKING:
 
 _TYPE_KEYWORDS = {"bool": BOOL, "tristate": TRISTATE, "int": INT, "hex": HEX, "string": STRING}
 _CMP_OPS = {"=": EQUAL, "!=": UNEQUAL, "<": LTH, "<=": LEQ, ">": GTH, ">=": GEQ}
-# The C tool's names for types in messages.
-_C_TYPE_NAMES = {UNKNOWN: "unknown", BOOL: "bool", TRISTATE: "tristate", INT: "integer", HEX: "hex", STRING: "string"}
 
 # Old forms other Kconfig trees still use; accepted with a warning.
 _SOURCE_VARIANTS = {"source", "rsource", "osource", "orsource"}
@@ -177,7 +176,7 @@ class Builder:
             entry.file,
             entry.line,
             f"ignoring type redefinition of '{sym.name or '<choice>'}' from "
-            f"'{_C_TYPE_NAMES[sym.type]}' to '{_C_TYPE_NAMES[typ]}'",
+            f"'{C_TYPE_NAMES[sym.type]}' to '{C_TYPE_NAMES[typ]}'",
         )
 
     # -- files -------------------------------------------------------------------
