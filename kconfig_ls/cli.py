@@ -341,6 +341,59 @@ def _config_mode(kc, ke, mode, defconfig, config_in, out, fragments) -> int:
     return 0
 
 
+# -- why -------------------------------------------------------------------------------
+
+
+def why_main(args: argparse.Namespace) -> int:
+    """``kconfig-ls why FOO``: why FOO has its value; with ``--to``, the
+    verified assignments that give it another one."""
+    import json
+
+    from .ide.project import Project, Settings, find_root
+    from .kconfig.explain import explain
+    from .kconfig.explain_report import explanation_text, howto_text
+    from .kconfig.howto import TargetError, how_to
+
+    root = find_root(args.tree) if os.path.isdir(args.tree) else None
+    if root is None:
+        sys.stderr.write(f"kconfig-ls: no Kconfig tree at {args.tree}\n")
+        return 2
+    config = os.path.abspath(args.config) if args.config else None
+    if config is not None and not os.path.isfile(config):
+        sys.stderr.write(f"kconfig-ls: config file not found: {args.config}\n")
+        return 2
+    # The user runs this on their own tree, as they would run make.
+    project = Project(root, Settings(arch=args.arch, config_file=config, trusted=True))
+    result = project.load()
+    if result.kc is None:
+        sys.stderr.write(f"kconfig-ls: {result.error}\n")
+        return 1
+    kc = result.kc
+    name = args.symbol.removeprefix(configfile.config_prefix(kc))
+    sym = kc.find(name)
+    if sym is None or not sym.nodes:
+        sys.stderr.write(f"kconfig-ls: {name} is not defined in this tree (ARCH={project.arch})\n")
+        return 2
+    prefix = configfile.config_prefix(kc)
+    if args.to is None:
+        ex = explain(kc, sym, project.relative(project.config_path) if project.config_text is not None else None)
+        if args.json:
+            print(json.dumps(ex.to_dict(), indent=2))
+        else:
+            sys.stdout.write(explanation_text(kc, ex, prefix))
+        return 0
+    try:
+        answer = how_to(kc, sym, args.to, project.config_text, time_limit=args.time_limit)
+    except TargetError as exc:
+        sys.stderr.write(f"kconfig-ls: {exc}\n")
+        return 2
+    if args.json:
+        print(json.dumps(answer.to_dict(), indent=2))
+    else:
+        sys.stdout.write(howto_text(answer, prefix))
+    return 0 if answer.reachable else 1
+
+
 # -- entry point -----------------------------------------------------------------------
 
 
@@ -358,6 +411,14 @@ def build_parser() -> argparse.ArgumentParser:
     cfg.add_argument("--fragment", action="append", default=[], help="merge a *.config fragment (repeatable)")
     cfg.add_argument("-o", "--output", default=None, help="output file")
     cfg.add_argument("-v", "--verbose", action="store_true", help="print Kconfig warnings")
+    why = sub.add_parser("why", help="explain a symbol's value; with --to, what to set to change it")
+    why.add_argument("symbol", help="symbol name (with or without CONFIG_)")
+    why.add_argument("--tree", default=os.environ.get("KCONFIG_LS_KERNEL", "."), help="Kconfig or kernel tree")
+    why.add_argument("--arch", default=None, help="ARCH (default: the host's)")
+    why.add_argument("--config", default=None, help="config file (default: $KCONFIG_CONFIG or TREE/.config)")
+    why.add_argument("--to", default=None, metavar="VALUE", help="target value: y, m, n, or a number/string")
+    why.add_argument("--json", action="store_true", help="machine-readable output")
+    why.add_argument("--time-limit", type=float, default=10.0, help="search time limit in seconds (--to)")
     serve = sub.add_parser("serve", help="run the language server (stdio)")
     serve.add_argument("--tcp", metavar="HOST:PORT", default=None, help="listen on TCP instead (debugging)")
     serve.add_argument("--stdio", action="store_true", help="use stdio (the default)")
@@ -376,6 +437,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "config":
         return config_main(args)
+    if args.command == "why":
+        return why_main(args)
     if args.command == "serve":
         from .server.server import main as serve_main
 

@@ -129,6 +129,8 @@ class Project:
         self.kc: Kconfig | None = None
         self.load_error: KconfigError | None = None
         self.config_result: configfile.ConfigReadResult | None = None
+        #: The config text the values were read from (None: no config file).
+        self.config_text: str | None = None
         self.lock = threading.RLock()
         self._all_arch_index: dict[str, list[tuple[str, int]]] | None = None
         self.file_count_hint = 0
@@ -189,6 +191,7 @@ class Project:
                     text = f.read()
             except OSError:
                 text = None
+        self.config_text = text
         if text is None:
             # No config: every symbol at its default, as olddefconfig on an
             # empty file.

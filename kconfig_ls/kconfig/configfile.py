@@ -109,20 +109,27 @@ def read_config_simple(
             continue
         if sym.has_user:
             warn(lineno, f"override: reassigning to symbol {sym.name}")
-        if not _set_user_value(sym, value, lambda msg, n=lineno: warn(n, msg)):
-            continue
-        if sym.is_choice_value:
-            choice = sym.choice
-            if sym.user_tri == M:
-                if choice.user_tri == Y:
-                    warn(lineno, f"{sym.name} creates inconsistent choice state")
-                    choice.has_user = False
-            elif sym.user_tri == Y:
-                if choice.user_tri != N:
-                    warn(lineno, f"override: {sym.name} changes choice state")
-                choice.user_selection = sym
-            choice.user_tri = max(choice.user_tri, sym.user_tri)
+        apply_user_value(sym, value, lambda msg, n=lineno: warn(n, msg))
     return result
+
+
+def apply_user_value(sym: Symbol, value: str, warn: Callable[[str], None]) -> bool:
+    """One ``CONFIG_FOO=value`` line's effect on the user values, including
+    the choice it selects (``conf_read_simple``); False when rejected."""
+    if not _set_user_value(sym, value, warn):
+        return False
+    if sym.is_choice_value:
+        choice = sym.choice
+        if sym.user_tri == M:
+            if choice.user_tri == Y:
+                warn(f"{sym.name} creates inconsistent choice state")
+                choice.has_user = False
+        elif sym.user_tri == Y:
+            if choice.user_tri != N:
+                warn(f"override: {sym.name} changes choice state")
+            choice.user_selection = sym
+        choice.user_tri = max(choice.user_tri, sym.user_tri)
+    return True
 
 
 def _set_user_value(sym: Symbol, value: str, warn: Callable[[str], None]) -> bool:
@@ -229,11 +236,21 @@ def symbol_line(kc: Kconfig, sym: Symbol, n_style: str = N_AS_UNSET, escape: boo
     all as in auto.conf, or ``=n`` as ``listnewconfig`` prints)."""
     if sym.type == UNKNOWN:
         return None
-    prefix = config_prefix(kc)
     value = sym.str_value()
     if (sym.type == BOOL or sym.type == TRISTATE) and value == "n" and n_style != N_AS_VALUE:
-        return f"# {prefix}{sym.name} is not set" if n_style == N_AS_UNSET else None
+        return assignment_line(kc, sym, value) if n_style == N_AS_UNSET else None
     if sym.type == STRING and escape:
+        value = escape_string_value(value)
+    return f"{config_prefix(kc)}{sym.name}={value}"
+
+
+def assignment_line(kc: Kconfig, sym: Symbol, value: str) -> str:
+    """``value`` (``y``, ``n``, ``0x10``, unquoted text) for ``sym`` as a
+    ``.config`` line, ``n`` written as ``# CONFIG_FOO is not set``."""
+    prefix = config_prefix(kc)
+    if (sym.type == BOOL or sym.type == TRISTATE) and value == "n":
+        return f"# {prefix}{sym.name} is not set"
+    if sym.type == STRING:
         value = escape_string_value(value)
     return f"{prefix}{sym.name}={value}"
 
