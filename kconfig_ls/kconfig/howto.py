@@ -43,6 +43,7 @@ from .expr import (
     TRI_STR,
     TRISTATE,
     UNEQUAL,
+    UNKNOWN,
     M,
     N,
     Y,
@@ -260,10 +261,12 @@ class _Search:
             return [{}]
         name = sym.name or "<choice>"
         if sym.is_const:
-            self.blockers.append(f"{name} is a constant")
+            if name not in ("y", "m", "n"):
+                self.blockers.append(f"{name} is a constant")
             return []
         if sym.type not in (BOOL, TRISTATE):
-            self.blockers.append(f"{name} is {sym.type_name}, not a truth value")
+            self.blockers.append(f"{name} is not defined in the loaded tree (another architecture's symbol?)"
+                                 if not sym.nodes else f"{name} is {sym.type_name}, not a truth value")
             return []
         if sym.is_choice:
             # A choice has no line of its own in a config: it shows (in
@@ -351,6 +354,10 @@ class _Search:
         if sym.visible != N:
             return [{sym.name: TRI_STR[hi]}]
         options: list[Assignments] = []
+        if sym.prompts:
+            # Show the prompt (e.g. EXPERT for "if EXPERT") and answer it.
+            shown = self._union(self.expr_options(p.cond, M, Y, path) for p in sym.prompts)
+            options += _product([shown, [{sym.name: TRI_STR[hi]}]])
         prop = sym.default_prop()
         if prop is not None and min(eval_expr(prop.expr), eval_expr(prop.cond)) > hi:
             options += self.expr_options(prop.cond, N, hi, path)
@@ -365,36 +372,64 @@ class _Search:
         if _same_value(sym, sym.str_value_now, value):
             return [{}]
         name = sym.name or "<choice>"
-        if sym.is_const:
-            self.blockers.append(f"{name} is a constant")
+        if _literal(sym):
             return []
         key = (sym, value)
         if key in path or len(path) > MAX_DEPTH:
             return []
         path = path | {key}
         options: list[Assignments] = []
+        range_note = None
         if sym.prompts:
+            needs = [self._union(self.expr_options(p.cond, M, Y, path) for p in sym.prompts)]
             prop = sym.range_prop()
             if prop is not None and not sym.string_within_range(value):
                 low, high = prop.expr
-                self.blockers.append(f"{value} is outside the range of {name}, "
-                                     f"{low.str_value_now}..{high.str_value_now} ({prop.file}:{prop.line})")
-            else:
-                needs = [self._union(self.expr_options(p.cond, M, Y, path) for p in sym.prompts)]
-                if not (sym.has_user and sym.user_val is not None and _same_value(sym, sym.user_val, value)):
-                    needs.append([{sym.name: value}])
-                options += _product(needs)
+                range_note = (f"{name} cannot be {value}: it is outside the range "
+                              f"{low.str_value_now}..{high.str_value_now} ({prop.file}:{prop.line})")
+                needs.append(self._range_options(sym, value, path))
+            if not (sym.has_user and sym.user_val is not None and _same_value(sym, sym.user_val, value)):
+                needs.append([{sym.name: value}])
+            options += _product(needs)
         if not sym.has_user or sym.visible == N:
             for prop in sym.defaults:
                 target = prop.expr
                 if target.__class__ is tuple:
                     continue
                 reach = [{}] if _same_value(sym, target.str_value_now, value) else (
-                    [] if target.is_const else self.value_options(target, value, path))
+                    [] if _literal(target) else self.value_options(target, value, path))
                 options += _product([reach, self.expr_options(prop.cond, M, Y, path)])
         if not options:
-            self.blockers.append(f"{name} cannot be set to {value}" + (
+            self.blockers.append(range_note or f"{name} cannot be set to {value}" + (
                 "" if sym.prompts else ": it has no prompt and no default gives that value"))
+        return _cheapest(options)
+
+    def _range_options(self, sym: Symbol, value: str, path: frozenset) -> list[Assignments]:
+        """Ways to make one of ``sym``'s ranges admit ``value``: its
+        condition holds and its bounds (often symbols with conditional
+        defaults, like NR_CPUS_RANGE_END) take values around it."""
+        base = 10 if sym.type == INT else 16
+        number = c_strtoll_value(value, base)
+        options: list[Assignments] = []
+        for prop in sym.ranges:
+            low, high = prop.expr
+            options += _product([
+                self._bound_options(low, lambda b: b <= number, base, path),
+                self._bound_options(high, lambda b: b >= number, base, path),
+                self.expr_options(prop.cond, M, Y, path),
+            ])
+        return _cheapest(options)
+
+    def _bound_options(self, bound: Symbol, admits, base: int, path: frozenset) -> list[Assignments]:
+        if admits(c_strtoll_value(bound.str_value_now, base)):
+            return [{}]
+        if _literal(bound):
+            return []
+        options: list[Assignments] = []
+        for prop in bound.defaults:
+            target = prop.expr
+            if target.__class__ is not tuple and _literal(target) and admits(c_strtoll_value(target.name, base)):
+                options += self.expr_options(prop.cond, M, Y, path)
         return _cheapest(options)
 
     # -- requirements on expressions ----------------------------------------------------
@@ -425,12 +460,12 @@ class _Search:
     def _compare_options(self, op: int, a: Symbol, b: Symbol, want: bool, path: frozenset) -> list[Assignments]:
         if not want:
             op = _NEGATE[op]
-        if a.is_const == b.is_const:
+        if _literal(a) == _literal(b):
             text = c_expr_text((op, a, b))
             self.blockers.append(f"`{text}` is fixed (it compares constants, e.g. from ARCH or the toolchain)"
-                                 if a.is_const else f"`{text}` compares two symbols (not searched)")
+                                 if _literal(a) else f"`{text}` compares two symbols (not searched)")
             return []
-        sym, const = (a, b) if b.is_const else (b, a)
+        sym, const = (a, b) if _literal(b) else (b, a)
         if sym is b:
             op = _FLIP[op]
         if sym.type in (BOOL, TRISTATE):
@@ -475,6 +510,13 @@ class _Search:
             conds = " or ".join(f"`{c_expr_text(p.cond, with_values=True)}`" for p in sym.prompts)
             return f"{name} cannot be {want}: its prompt is hidden ({conds}) and its default cannot be turned off"
         return f"{name} cannot be {want}: it has no prompt and its default cannot be turned off"
+
+
+def _literal(sym: Symbol) -> bool:
+    """A value written in the Kconfig: a quoted constant, or an unquoted
+    word such as ``64`` that no entry defines (the C tool keeps those as
+    symbols whose value is their name)."""
+    return sym.is_const or (not sym.nodes and sym.type == UNKNOWN)
 
 
 def _own_value(sym: Symbol) -> int:

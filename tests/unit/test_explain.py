@@ -1,0 +1,280 @@
+"""explain() and how_to() on crafted trees, one reason kind at a time.
+
+Every how_to answer is also written into a config and run through the
+kernel's C ``conf --olddefconfig``: the C tool must give the target value.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import run_c_conf, write_tree
+
+from kconfig_ls.kconfig import Kconfig, configfile
+from kconfig_ls.kconfig.explain import explain
+from kconfig_ls.kconfig.explain_report import explanation_text, howto_text
+from kconfig_ls.kconfig.howto import TargetError, how_to
+from kconfig_ls.kconfig.scenario import config_with
+
+TREE = """
+config MODULES
+	bool "modules"
+	modules
+
+config PCI
+	bool "PCI"
+
+config NET
+	bool "net"
+
+config DRIVER
+	tristate "driver"
+	depends on PCI && (NET || COMPILE_TEST)
+
+config COMPILE_TEST
+	bool "compile test"
+
+if NET
+config IN_IF
+	bool "inside if"
+endif
+
+menu "Networking options"
+	depends on NET
+config IN_MENU
+	bool "inside menu"
+endmenu
+
+menu "Hidden menu"
+	visible if PCI
+config IN_VISIBLE_IF
+	bool "inside visible-if"
+endmenu
+
+config PROMPT_COND
+	bool "prompt with condition" if PCI
+
+config HELPER
+	bool
+
+config USER_OF_HELPER
+	bool "uses helper"
+	select HELPER
+
+config COND_SELECTOR
+	bool "conditional selector"
+	select HELPER2 if NET
+
+config HELPER2
+	bool
+
+config WEAK
+	bool "weak"
+	depends on NET
+
+config IMPLIER
+	bool "implier"
+	imply WEAK
+
+config TRI_DEP
+	tristate "tristate dependency"
+
+config LIMITED
+	tristate "limited by m"
+	depends on TRI_DEP
+
+choice
+	prompt "mode"
+	depends on NET
+config MODE_A
+	bool "mode a"
+config MODE_B
+	bool "mode b"
+endchoice
+
+config COUNT
+	int "count"
+	range 2 16
+	default 4
+
+config NO_PROMPT_DEFAULT
+	bool
+	default y if PCI && NET
+
+config FIXED_OFF
+	bool
+	default n
+
+config NEEDS_FIXED
+	bool "needs fixed"
+	depends on FIXED_OFF
+
+config BLOCKED
+	bool "blocked"
+	depends on !HELPER
+
+config NAME
+	string "name"
+	depends on NET
+"""
+
+
+@pytest.fixture
+def tree(tmp_path):
+    return write_tree(tmp_path / "tree", {"Kconfig": TREE})
+
+
+@pytest.fixture
+def kc(tree):
+    return Kconfig("Kconfig", srctree=str(tree), env={})
+
+
+def load(kc: Kconfig, text: str) -> None:
+    kc.reset_values()
+    configfile.read_config(kc, "<test>", text=text)
+
+
+def c_value(c_conf, tree, text: str, name: str) -> str:
+    """The value the C tool gives ``name`` for config ``text``."""
+    (tree / ".config").write_text(text)
+    proc = run_c_conf(c_conf, tree, ["--olddefconfig", "Kconfig"])
+    assert proc.returncode == 0, proc.stderr
+    for line in (tree / ".config").read_text().splitlines():
+        if line.startswith(f"CONFIG_{name}="):
+            return line.split("=", 1)[1].strip('"')
+        if line == f"# CONFIG_{name} is not set":
+            return "n"
+    return "n" if name not in ("COUNT", "NAME") else ""
+
+
+def solve(kc, tree, c_conf, name: str, target: str, base: str = "") -> dict[str, str]:
+    load(kc, base)
+    answer = how_to(kc, kc.find(name), target, base)
+    assert answer.reachable and answer.verified, howto_text(answer)
+    text = config_with(kc, base, answer.assignments)
+    assert c_value(c_conf, tree, text, name) == target, text
+    # The tree's own values are untouched by the search.
+    assert kc.find(name).value == answer.current
+    return answer.assignments
+
+
+def test_depends_on_leaves_name_the_unmet_terms(kc):
+    load(kc, "")
+    ex = explain(kc, kc.find("DRIVER"))
+    assert ex.value == "n"
+    assert [leaf.text for leaf in ex.leaves] == ["PCI [=n]", "NET [=n] || COMPILE_TEST [=n]"]
+    assert ex.leaves[0].symbols[0].definitions == [("Kconfig", 6)]
+    assert any("PCI [=n]" in r for r in ex.reasons)
+
+
+def test_depends_on_fix(kc, tree, c_conf):
+    assert solve(kc, tree, c_conf, "DRIVER", "y") == {"PCI": "y", "NET": "y", "DRIVER": "y"}
+
+
+def test_if_block_and_menu_dependencies(kc, tree, c_conf):
+    load(kc, "")
+    assert [leaf.text for leaf in explain(kc, kc.find("IN_IF")).leaves] == ["NET [=n]"]
+    assert [leaf.text for leaf in explain(kc, kc.find("IN_MENU")).leaves] == ["NET [=n]"]
+    assert solve(kc, tree, c_conf, "IN_IF", "y") == {"NET": "y", "IN_IF": "y"}
+    assert solve(kc, tree, c_conf, "IN_MENU", "y") == {"NET": "y", "IN_MENU": "y"}
+
+
+def test_visible_if_and_prompt_condition(kc, tree, c_conf):
+    load(kc, "")
+    assert [leaf.text for leaf in explain(kc, kc.find("IN_VISIBLE_IF")).leaves] == ["PCI [=n]"]
+    assert [leaf.text for leaf in explain(kc, kc.find("PROMPT_COND")).leaves] == ["PCI [=n]"]
+    assert solve(kc, tree, c_conf, "IN_VISIBLE_IF", "y") == {"PCI": "y", "IN_VISIBLE_IF": "y"}
+    assert solve(kc, tree, c_conf, "PROMPT_COND", "y") == {"PCI": "y", "PROMPT_COND": "y"}
+
+
+def test_select_without_and_with_condition(kc, tree, c_conf):
+    load(kc, "CONFIG_USER_OF_HELPER=y\n")
+    ex = explain(kc, kc.find("HELPER"))
+    assert ex.value == "y" and ex.origin.startswith("selected by USER_OF_HELPER")
+    assert [(d.by.name, d.value) for d in ex.selected_by] == [("USER_OF_HELPER", "y")]
+    assert solve(kc, tree, c_conf, "HELPER", "y") == {"USER_OF_HELPER": "y"}
+    assert solve(kc, tree, c_conf, "HELPER2", "y") == {"COND_SELECTOR": "y", "NET": "y"}
+    # Turning a selected symbol off means turning off what selects it.
+    assert solve(kc, tree, c_conf, "HELPER", "n", "CONFIG_USER_OF_HELPER=y\n") == {"USER_OF_HELPER": "n"}
+
+
+def test_imply(kc, tree, c_conf):
+    load(kc, "CONFIG_IMPLIER=y\n")
+    ex = explain(kc, kc.find("WEAK"))
+    assert ex.implied_by[0].by.name == "IMPLIER"
+    assert ex.leaves and ex.leaves[0].text == "NET [=n]"
+    load(kc, "CONFIG_IMPLIER=y\nCONFIG_NET=y\n")
+    assert explain(kc, kc.find("WEAK")).origin.startswith("implied by IMPLIER")
+
+
+def test_choice_member(kc, tree, c_conf):
+    load(kc, "")
+    ex = explain(kc, kc.find("MODE_B"))
+    assert ex.choice is not None and ex.choice.visible == "n"
+    assert any(leaf.text == "NET [=n]" for leaf in ex.leaves)
+    assert solve(kc, tree, c_conf, "MODE_B", "y") == {"NET": "y", "MODE_B": "y"}
+    # Switching the selection in an existing config: the old member's line stays,
+    # the new one is written after it.
+    assert solve(kc, tree, c_conf, "MODE_B", "y", "CONFIG_NET=y\nCONFIG_MODE_A=y\n") == {"MODE_B": "y"}
+    assert solve(kc, tree, c_conf, "MODE_A", "n", "CONFIG_NET=y\nCONFIG_MODE_A=y\n") == {"MODE_B": "y"}
+
+
+def test_m_limited_by_dependency_at_m(kc, tree, c_conf):
+    base = "CONFIG_MODULES=y\nCONFIG_TRI_DEP=m\nCONFIG_LIMITED=y\n"
+    load(kc, base)
+    ex = explain(kc, kc.find("LIMITED"))
+    assert ex.value == "m" and ex.user_value == "y" and ex.user_sticks is False
+    assert [leaf.text for leaf in ex.leaves] == ["TRI_DEP [=m]"]
+    assert "visible only up to m" in ex.reasons[0]
+    assert solve(kc, tree, c_conf, "LIMITED", "y", base) == {"TRI_DEP": "y"}
+
+
+def test_m_needs_modules(kc, tree, c_conf):
+    load(kc, "")
+    assert solve(kc, tree, c_conf, "TRI_DEP", "m") == {"MODULES": "y", "TRI_DEP": "m"}
+    with pytest.raises(TargetError):
+        how_to(kc, kc.find("PCI"), "m")
+
+
+def test_range(kc, tree, c_conf):
+    load(kc, "CONFIG_COUNT=40\n")
+    ex = explain(kc, kc.find("COUNT"))
+    assert ex.range is not None and (ex.range.low, ex.range.high) == ("2", "16")
+    assert solve(kc, tree, c_conf, "COUNT", "8") == {"COUNT": "8"}
+    answer = how_to(kc, kc.find("COUNT"), "40")
+    assert not answer.reachable and "outside the range" in answer.reason
+
+
+def test_symbol_without_prompt_goes_through_its_default(kc, tree, c_conf):
+    load(kc, "")
+    ex = explain(kc, kc.find("NO_PROMPT_DEFAULT"))
+    assert ex.defaults[0].condition_value == "n"
+    assert solve(kc, tree, c_conf, "NO_PROMPT_DEFAULT", "y") == {"PCI": "y", "NET": "y"}
+
+
+def test_unreachable_targets_say_why(kc):
+    load(kc, "")
+    answer = how_to(kc, kc.find("NEEDS_FIXED"), "y")
+    assert not answer.reachable
+    assert any(b.startswith("FIXED_OFF cannot be y: it has no prompt") for b in answer.blockers)
+    # `depends on !HELPER` while the user's config selects HELPER: the fix
+    # is to drop the selector; with HELPER fixed it would be impossible.
+    load(kc, "CONFIG_USER_OF_HELPER=y\n")
+    fix = how_to(kc, kc.find("BLOCKED"), "y", "CONFIG_USER_OF_HELPER=y\n")
+    assert fix.assignments == {"USER_OF_HELPER": "n", "BLOCKED": "y"}
+
+
+def test_string_value_and_already_true(kc, tree, c_conf):
+    assert solve(kc, tree, c_conf, "NAME", "hello world") == {"NET": "y", "NAME": "hello world"}
+    load(kc, "CONFIG_PCI=y\n")
+    assert how_to(kc, kc.find("PCI"), "y", "CONFIG_PCI=y\n").already
+
+
+def test_text_and_json_forms(kc):
+    load(kc, "")
+    ex = explain(kc, kc.find("DRIVER"))
+    text = explanation_text(kc, ex)
+    assert "CONFIG_DRIVER (tristate) = n" in text and "held down by:" in text
+    assert ex.to_dict()["leaves"][0]["text"] == "PCI [=n]"
+    answer = how_to(kc, kc.find("DRIVER"), "y")
+    assert "CONFIG_PCI=y" in howto_text(answer)
+    assert answer.to_dict()["assignments"] == {"PCI": "y", "NET": "y", "DRIVER": "y"}
