@@ -9,9 +9,9 @@ import re
 from dataclasses import dataclass
 
 from ..kconfig.configfile import ConfigReadResult
+from ..kconfig.explain import explain
 from ..kconfig.expr import BOOL, HEX, INT, STRING, TRI_STR, TRISTATE, N
 from ..kconfig.tree import Kconfig
-from .hover import why_lines
 from .project import Project
 
 ERROR, WARNING, INFO = "error", "warning", "info"
@@ -26,6 +26,8 @@ class Problem:
     message: str
     severity: str
     code: str = ""
+    #: What a quick fix needs (``{"symbol": ..., "target": ...}``).
+    data: dict | None = None
 
 
 def kconfig_problems(project: Project, kc: Kconfig, file: str) -> list[Problem]:
@@ -53,7 +55,8 @@ def kconfig_problems(project: Project, kc: Kconfig, file: str) -> list[Problem]:
             node = next(n for n in sym.nodes if n.file == file)
             problems.append(Problem(node.line, 0, 1000,
                                     f"unmet direct dependencies: {sym.name} is selected "
-                                    f"({TRI_STR[sym.rev_dep_tri]}) but depends on n", WARNING, "unmet-select"))
+                                    f"({TRI_STR[sym.rev_dep_tri]}) but depends on n", WARNING, "unmet-select",
+                                    {"symbol": sym.name, "target": "deps"}))
     for use_file, start, end, sym in kc.logical_uses:
         if use_file == file and sym.type in (INT, HEX, STRING):
             line, col = kc.locate(file, start)
@@ -105,8 +108,8 @@ def config_problems(kc: Kconfig, text: str, result: ConfigReadResult | None) -> 
             if sym.user_val == sym.curr_val or sym.visible == N and sym.curr_val == sym.user_val:
                 continue
             wanted, got = sym.user_val, sym.str_value()
-        reason = "; ".join(why_lines(sym)) or "its dependencies do not allow it"
+        reason = "; ".join(explain(kc, sym).reasons) or "its dependencies do not allow it"
         problems.append(Problem(lineno, 0, len(lines[lineno - 1]),
                                 f"CONFIG_{name}={wanted} will not stick: the value is {got} ({reason})",
-                                WARNING, "value-not-kept"))
+                                WARNING, "value-not-kept", {"symbol": name, "target": wanted}))
     return problems

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from ..kconfig import configfile
 from ..kconfig.errors import KconfigError
+from ..kconfig.howto import HowTo, how_to, meet_dependencies
 from ..kconfig.kernel import host_arch, kernel_env
 from ..kconfig.preprocess import run_shell
 from ..kconfig.tree import Kconfig, gc_paused
@@ -134,6 +135,7 @@ class Project:
         self.lock = threading.RLock()
         self._all_arch_index: dict[str, list[tuple[str, int]]] | None = None
         self.file_count_hint = 0
+        self._fixes: dict[tuple, HowTo] = {}
 
     # -- setup -------------------------------------------------------------------
     def _environment(self) -> dict[str, str]:
@@ -180,6 +182,7 @@ class Project:
             self.file_count_hint = len(kc.files)
             self.config_result = self._load_config(kc)
             self.kc = kc
+            self._fixes = {}
             return LoadResult(kc, None, self.config_result.warnings if self.config_result else [])
 
     def _load_config(self, kc: Kconfig) -> configfile.ConfigReadResult | None:
@@ -201,6 +204,29 @@ class Project:
         result = configfile.read_config_simple(kc, path, self.relative(path), text=text)
         configfile.settle_after_read(kc, result)
         return result
+
+    # -- explanations ---------------------------------------------------------------
+    def how_to(self, name: str, target: str, base_text: str | None = None, time_limit: float = 5.0) -> HowTo:
+        """A verified fix for ``name`` (see :func:`~kconfig_ls.kconfig.howto.how_to`)
+        against ``base_text`` (default: the loaded config), cached until the
+        next load.  ``target`` ``"deps"`` asks for the symbol's dependencies
+        to hold (the fix for an unmet-dependency warning).  Raises
+        ``KeyError`` for an unknown symbol, ``TargetError`` for a bad target."""
+        text = self.config_text if base_text is None else base_text
+        key = (name, target, text)
+        with self.lock:
+            cached = self._fixes.get(key)
+            if cached is None:
+                kc = self.kc
+                sym = kc.find(name) if kc is not None else None
+                if sym is None or not sym.nodes:
+                    raise KeyError(name)
+                if target == "deps":
+                    cached = meet_dependencies(kc, sym, text, time_limit=time_limit)
+                else:
+                    cached = how_to(kc, sym, target, text, time_limit=time_limit)
+                self._fixes[key] = cached
+            return cached
 
     def set_overlay(self, path: str, text: str | None) -> None:
         name = self.relative(path)

@@ -17,7 +17,7 @@ import weakref
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .explain_text import c_expr_text
+from .explain_text import readable_expr
 from .expr import BOOL, HEX, INT, TRI_STR, TRISTATE, TYPE_NAMES, M, N, Y, and_terms, eval_expr, expr_symbols
 
 if TYPE_CHECKING:
@@ -186,7 +186,7 @@ def term(e) -> Term:
         if not s.is_const and s not in seen:
             seen.add(s)
             symbols.append(symbol_ref(s))
-    return Term(c_expr_text(e, with_values=True), TRI_STR[eval_expr(e)], symbols)
+    return Term(readable_expr(e), TRI_STR[eval_expr(e)], symbols)
 
 
 def _condition(e, want: int) -> Condition:
@@ -244,7 +244,7 @@ def reverse_deps(kc: Kconfig, sym: Symbol, kind: str) -> list[ReverseDep]:
     for by, prop in reverse_index(kc).get((kind, sym), []):
         by.calc_value()
         value = min(by.curr_tri, eval_expr(prop.cond))
-        cond = c_expr_text(prop.cond, with_values=True) if prop.cond is not None else None
+        cond = readable_expr(prop.cond) if prop.cond is not None else None
         out.append(ReverseDep(kind, symbol_ref(by), cond, TRI_STR[value], prop.file, prop.line))
     return out
 
@@ -260,8 +260,8 @@ def _defaults(sym: Symbol) -> list[DefaultInfo]:
             prop.expr.str_value_now if prop.expr.__class__ is not tuple else "")
         out.append(DefaultInfo(
             value=value,
-            expr=c_expr_text(prop.expr, with_values=True),
-            condition=c_expr_text(prop.cond, with_values=True) if prop.cond is not None else None,
+            expr=readable_expr(prop.expr),
+            condition=readable_expr(prop.cond) if prop.cond is not None else None,
             condition_value=TRI_STR[cond_value],
             file=prop.file,
             line=prop.line,

@@ -35,18 +35,30 @@ def c_expr_text(e, with_values: bool = False) -> str:
     return "".join(out)
 
 
-def _c_sym(sym: Symbol, out: list[str], with_values: bool) -> None:
+def readable_expr(e) -> str:
+    """``e`` as :func:`c_expr_text` prints it with values, except that
+    constants (``y``, ``"x86"``) do not repeat their own value."""
+    if e is None:
+        return "y"
+    out: list[str] = []
+    _c_print(e, 0, out, "symbols")
+    return "".join(out)
+
+
+def _c_sym(sym: Symbol, out: list[str], with_values: bool | str) -> None:
     if sym.name is None:
         out.append("<choice>")
         return
     out.append(sym.name)
+    if with_values == "symbols" and sym.is_const:
+        return
     if with_values and sym.type != UNKNOWN:
         # The value as last computed, even if stale: the C tool prints
         # sym_get_string_value() without recomputing.
         out.append(f" [={sym.str_value()}]")
 
 
-def _c_print(e, parent: int, out: list[str], with_values: bool) -> None:
+def _c_print(e, parent: int, out: list[str], with_values: bool | str) -> None:
     if e.__class__ is not tuple:
         _c_sym(e, out, with_values)
         return

@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .explain import reverse_index
-from .explain_text import c_expr_text
+from .explain_text import c_expr_text, readable_expr
 from .expr import (
     AND,
     BOOL,
@@ -118,8 +118,12 @@ def how_to(
 ) -> HowTo:
     """Assignments that make ``sym`` equal ``target`` when added to the
     config ``base_text`` (``None``/``""``: no config, all defaults)."""
+    return _solve(kc, _Goal.parse(sym, target), base_text, time_limit, max_candidates)
+
+
+def _solve(kc: Kconfig, goal: _Goal, base_text: str | None, time_limit: float, max_candidates: int) -> HowTo:
     start = time.monotonic()
-    goal = _Goal.parse(sym, target)
+    sym = goal.sym
     with Scenario(kc, base_text) as scenario:
         scenario.apply({})
         current = sym.str_value_now
@@ -132,6 +136,17 @@ def how_to(
     return result
 
 
+def meet_dependencies(
+    kc: Kconfig, sym: Symbol, base_text: str | None = None, time_limit: float = 10.0
+) -> HowTo:
+    """Assignments that make ``sym``'s direct dependencies hold at the level
+    it is selected to: the fix for an "unmet direct dependencies" warning."""
+    sym.calc_value()
+    low = max(sym.rev_dep_tri, M)
+    goal = _Goal(sym, f"dependencies >= {TRI_STR[low]}", low, Y, expr=sym.dir_dep)
+    return _solve(kc, goal, base_text, time_limit, 400)
+
+
 @dataclass
 class _Goal:
     sym: Symbol
@@ -139,6 +154,8 @@ class _Goal:
     low: int = N
     high: int = Y
     value: str | None = None
+    #: When set, the goal is on this expression instead of the symbol.
+    expr: Any = None
 
     @classmethod
     def parse(cls, sym: Symbol, target: str) -> _Goal:
@@ -161,6 +178,8 @@ class _Goal:
 
     def holds(self) -> bool:
         sym = self.sym
+        if self.expr is not None:
+            return eval_expr(self.expr) >= self.low
         if self.value is None:
             return self.low <= sym.tri <= self.high
         return _same_value(sym, sym.str_value_now, self.value)
@@ -249,6 +268,8 @@ class _Search:
 
     def goal_options(self) -> list[Assignments]:
         goal = self.goal
+        if goal.expr is not None:
+            return self.expr_options(goal.expr, goal.low, Y, frozenset())
         if goal.value is None:
             return self.sym_options(goal.sym, goal.low, goal.high, frozenset())
         return self.value_options(goal.sym, goal.value, frozenset())
@@ -495,19 +516,19 @@ class _Search:
             if sym.is_choice_value:
                 return f"{name} cannot be {want}: its choice or its prompt cannot be shown"
             if not sym.prompts:
-                conds = [f"`{c_expr_text(p.cond, with_values=True)}`" for p in sym.defaults if p.cond is not None]
+                conds = [f"`{readable_expr(p.cond)}`" for p in sym.defaults if p.cond is not None]
                 how = f"its default needs {' or '.join(conds)}" if conds else "no default can raise it"
                 selectable = " and nothing that selects it can be enabled" if reverse_index(self.kc).get(
                     ("select", sym)) else ""
                 return f"{name} cannot be {want}: it has no prompt; {how}{selectable}"
-            conds = " or ".join(f"`{c_expr_text(p.cond, with_values=True)}`" for p in sym.prompts)
+            conds = " or ".join(f"`{readable_expr(p.cond)}`" for p in sym.prompts)
             return f"{name} cannot be {want}: its prompt needs {conds}"
         selectors = [by.name for by, prop in reverse_index(self.kc).get(("select", sym), [])
                      if min(by.tri, eval_expr(prop.cond)) > hi]
         if selectors:
             return f"{name} cannot be {want}: it is selected by {', '.join(selectors)}, which cannot be turned off"
         if sym.prompts and sym.visible == N:
-            conds = " or ".join(f"`{c_expr_text(p.cond, with_values=True)}`" for p in sym.prompts)
+            conds = " or ".join(f"`{readable_expr(p.cond)}`" for p in sym.prompts)
             return f"{name} cannot be {want}: its prompt is hidden ({conds}) and its default cannot be turned off"
         return f"{name} cannot be {want}: it has no prompt and its default cannot be turned off"
 

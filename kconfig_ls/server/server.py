@@ -13,11 +13,14 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path
 
 from .. import __version__
+from ..ide import actions as ide_actions
 from ..ide import completion, diagnostics, hover, navigation, outline
 from ..ide.locate import Locator, in_config_text
 from ..ide.project import Project, Settings, find_root
 
 DEBOUNCE_SECONDS = 0.15
+#: Bound on the fix search a hover may run (it is cached afterwards).
+HOVER_FIX_SECONDS = 2.0
 _SEVERITY = {
     "error": lsp.DiagnosticSeverity.Error,
     "warning": lsp.DiagnosticSeverity.Warning,
@@ -170,6 +173,7 @@ def to_lsp_diagnostic(p: diagnostics.Problem) -> lsp.Diagnostic:
         severity=_SEVERITY.get(p.severity, lsp.DiagnosticSeverity.Warning),
         source="kconfig-ls",
         code=p.code or None,
+        data=p.data,
     )
 
 
@@ -278,7 +282,8 @@ def on_hover(ls: KconfigServer, params: lsp.HoverParams) -> lsp.Hover | None:
         elif target.kind == "macro":
             text = hover.macro_markdown(target.name, target.expansion, project.trusted)
         elif target.symbol is not None:
-            text = hover.hover_markdown(kc, target.symbol, project.relative(project.config_path))
+            text = hover.hover_markdown(kc, target.symbol, project.relative(project.config_path),
+                                        _hover_fix(project, target.symbol))
         else:
             where = navigation.definitions(project, kc, target.name)
             text = f"**CONFIG_{target.name}** is not defined for ARCH={project.arch}" + (
@@ -288,6 +293,20 @@ def on_hover(ls: KconfigServer, params: lsp.HoverParams) -> lsp.Hover | None:
         contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text),
         range=lsp.Range(lsp.Position(line, target.start_col), lsp.Position(line, target.end_col)),
     )
+
+
+def _hover_fix(project: Project, sym):
+    """The first verified fix for a symbol that is ``n`` or not the user's
+    value (cached per load; the search is bounded for hover)."""
+    from ..kconfig.explain import explain
+
+    target = hover.fix_target(sym, explain(project.kc, sym))
+    if target is None:
+        return None
+    try:
+        return project.how_to(sym.name, target, time_limit=HOVER_FIX_SECONDS)
+    except (KeyError, ValueError):
+        return None
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
@@ -390,6 +409,119 @@ def on_folding(ls: KconfigServer, params: lsp.FoldingRangeParams) -> list[lsp.Fo
 
     visit(outline.outline(project.kc, name))
     return ranges
+
+
+@server.feature(
+    lsp.TEXT_DOCUMENT_CODE_ACTION,
+    lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]),
+)
+def on_code_action(ls: KconfigServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
+    project = ls.loaded()
+    if project is None:
+        return None
+    actions = []
+    path = uri_to_path(params.text_document.uri)
+    for diag in params.context.diagnostics:
+        data = diag.data if isinstance(diag.data, dict) else None
+        if data is None or diag.code not in ("value-not-kept", "unmet-select"):
+            continue
+        if diag.code == "value-not-kept":
+            config_path = path
+            base = ls.workspace.get_text_document(params.text_document.uri).source
+        else:
+            config_path = project.config_path
+            base = project.config_text
+            if base is None:
+                continue
+        fix = ide_actions.fix_action(project, str(data.get("symbol")), str(data.get("target")), config_path, base)
+        if fix is None:
+            continue
+        edits = [lsp.TextEdit(range=lsp.Range(lsp.Position(c.start_line, c.start_col),
+                                              lsp.Position(c.end_line, c.end_col)), new_text=c.text)
+                 for c in fix.changes]
+        actions.append(lsp.CodeAction(
+            title=fix.title,
+            kind=lsp.CodeActionKind.QuickFix,
+            diagnostics=[diag],
+            is_preferred=True,
+            edit=lsp.WorkspaceEdit(changes={from_fs_path(fix.path): edits}),
+        ))
+    return actions
+
+
+def _command_args(args: tuple, *names: str) -> list:
+    """Positional command arguments, or one object holding them by name."""
+    if len(args) == 1 and isinstance(args[0], dict):
+        return [args[0].get(n) for n in names]
+    if len(args) == 1 and isinstance(args[0], list):
+        args = tuple(args[0])
+    return [args[i] if i < len(args) else None for i in range(len(names))]
+
+
+def _symbol_for(ls: KconfigServer, name):
+    project = ls.loaded()
+    if project is None:
+        raise ValueError("no Kconfig tree is loaded")
+    if not isinstance(name, str) or not name:
+        raise ValueError("expected a symbol name")
+    name = name.removeprefix("CONFIG_")
+    sym = project.kc.find(name)
+    if sym is None or not sym.nodes:
+        raise ValueError(f"{name} is not defined for ARCH={project.arch}")
+    return project, sym
+
+
+@server.command("kconfig.explain")
+def cmd_explain(ls: KconfigServer, *args) -> dict:
+    """Why a symbol has its value: ``{"markdown", "text", "explanation"}``."""
+    from ..kconfig.explain import explain
+    from ..kconfig.explain_report import explanation_markdown, explanation_text
+
+    (name,) = _command_args(args, "symbol")
+    project, sym = _symbol_for(ls, name)
+    with project.lock:
+        ex = explain(project.kc, sym, project.relative(project.config_path) if project.config_text else None)
+        text = explanation_text(project.kc, ex)
+    return {"markdown": explanation_markdown(ex), "text": text, "explanation": ex.to_dict()}
+
+
+@server.command("kconfig.howTo")
+def cmd_how_to(ls: KconfigServer, *args) -> dict:
+    """Verified assignments giving a symbol a value: ``{"markdown", "text",
+    "result"}``; ``target`` defaults to ``y``."""
+    from ..kconfig.explain_report import howto_markdown, howto_text
+
+    name, target = _command_args(args, "symbol", "target")
+    project, sym = _symbol_for(ls, name)
+    answer = project.how_to(sym.name, str(target or "y"))
+    return {"markdown": howto_markdown(answer), "text": howto_text(answer), "result": answer.to_dict()}
+
+
+@server.command("kconfig.applyHowTo")
+async def cmd_apply_how_to(ls: KconfigServer, *args) -> dict:
+    """Apply a verified how-to answer to the config file (through the
+    client, so open buffers stay in sync): ``{"applied", "result"}``."""
+    name, target = _command_args(args, "symbol", "target")
+    project, sym = _symbol_for(ls, name)
+    path = project.config_path
+    document = ls.workspace.text_documents.get(from_fs_path(path))
+    base = document.source if document is not None else (project.config_text or "")
+    fix = ide_actions.fix_action(project, sym.name, str(target or "y"), path, base)
+    if fix is None:
+        answer = project.how_to(sym.name, str(target or "y"), base)
+        return {"applied": False, "result": answer.to_dict()}
+    edits = [lsp.TextEdit(range=lsp.Range(lsp.Position(c.start_line, c.start_col),
+                                          lsp.Position(c.end_line, c.end_col)), new_text=c.text)
+             for c in fix.changes]
+    if not os.path.exists(path):
+        changes = [lsp.CreateFile(uri=from_fs_path(path)),
+                   lsp.TextDocumentEdit(text_document=lsp.OptionalVersionedTextDocumentIdentifier(
+                       uri=from_fs_path(path), version=None), edits=edits)]
+        edit = lsp.WorkspaceEdit(document_changes=changes)
+    else:
+        edit = lsp.WorkspaceEdit(changes={from_fs_path(path): edits})
+    response = await ls.workspace_apply_edit_async(lsp.ApplyWorkspaceEditParams(edit=edit, label=fix.title))
+    return {"applied": bool(response.applied), "title": fix.title, "result": fix.answer.to_dict()}
 
 
 @server.command("kconfig.reload")

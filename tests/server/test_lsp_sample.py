@@ -256,3 +256,46 @@ async def test_shell_runs_only_in_a_trusted_tree(client: LanguageClient, tmp_pat
     assert any(d.code == "shell-untrusted" for d in diags) == (not trusted)
     text = await hover_text(client, uri, position_of(top, "config FROM_SHELL"))
     assert ('value **ran**' in text) == trusted
+
+
+@pytest.mark.asyncio
+async def test_hover_on_an_n_symbol_offers_a_verified_fix(client: LanguageClient, tmp_path):
+    root, drivers, uri = await opened(client, tmp_path, "drivers/Kconfig")
+    text = await hover_text(client, uri, position_of(drivers, "config SERIAL_8250_CONSOLE"))
+    assert "needs SERIAL_8250 [=n]=y" in text
+    assert "**Fix** (verified): set SERIAL_8250=y" in text
+
+
+@pytest.mark.asyncio
+async def test_explain_and_how_to_commands(client: LanguageClient, tmp_path):
+    await opened(client, tmp_path, "drivers/Kconfig")
+    result = await client.workspace_execute_command_async(
+        lsp.ExecuteCommandParams(command="kconfig.explain", arguments=["CONFIG_SERIAL_8250_CONSOLE"]))
+    assert result["explanation"]["value"] == "n"
+    assert [leaf["text"] for leaf in result["explanation"]["leaves"]] == ["SERIAL_8250 [=n]=y"]
+    assert "held down by" in result["text"]
+    how = await client.workspace_execute_command_async(
+        lsp.ExecuteCommandParams(command="kconfig.howTo", arguments=[{"symbol": "SERIAL_8250_CONSOLE",
+                                                                      "target": "y"}]))
+    assert how["result"]["verified"] and how["result"]["assignments"] == {"SERIAL_8250": "y"}
+    # A target the symbol can never have is an error response with the reason.
+    with pytest.raises(Exception, match="never m"):
+        await client.workspace_execute_command_async(
+            lsp.ExecuteCommandParams(command="kconfig.howTo", arguments=["IOSCHED_NOOP", "m"]))
+
+
+@pytest.mark.asyncio
+async def test_code_action_makes_a_config_value_stick(client: LanguageClient, tmp_path):
+    root = make_tree(tmp_path)
+    await start(client, root)
+    config = root / ".config"
+    uri = open_doc(client, config, "kconfig-config")
+    diags = await wait_diagnostics(client, uri, lambda d: any(x.code == "value-not-kept" for x in d))
+    diag = next(x for x in diags if x.code == "value-not-kept")
+    actions = await client.text_document_code_action_async(lsp.CodeActionParams(
+        text_document=lsp.TextDocumentIdentifier(uri), range=diag.range,
+        context=lsp.CodeActionContext(diagnostics=[diag])))
+    assert [a.title for a in actions] == ["Make SERIAL_8250_CONSOLE=y (sets SERIAL_8250=y)"]
+    (edit,) = actions[0].edit.changes[uri]
+    # CONFIG_SERIAL_8250 has no line yet: it is appended at the end.
+    assert edit.new_text == "CONFIG_SERIAL_8250=y\n" and edit.range.start.line == 5
