@@ -15,6 +15,7 @@ file it describes really produces the value.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -167,10 +168,20 @@ class Scenario:
         return unmet
 
     def base_unmet(self) -> set[str]:
-        """The unmet-dependency warnings the base config already has."""
+        """The unmet-dependency warnings the base config already has (kept
+        per tree and base text: a tree object never changes its Kconfig)."""
         if self._base_unmet is None:
-            self._base_unmet = self.verify({})
+            known = _BASE_UNMET.setdefault(self.kc, {})
+            key = self.base_text
+            if key not in known:
+                if len(known) > 8:
+                    known.clear()
+                known[key] = self.verify({})
+            self._base_unmet = known[key]
         return self._base_unmet
+
+
+_BASE_UNMET: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _user_state(kc: Kconfig) -> list[_UserState]:

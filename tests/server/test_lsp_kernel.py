@@ -132,3 +132,23 @@ async def test_definition_of_a_symbol_defined_twice(client: LanguageClient, c_de
     # The loaded (x86) definitions first, then the other arches' own.
     assert found[:2] == [("arch/x86/Kconfig", line + 1), ("arch/Kconfig", 949)]
     assert ("arch/arm64/Kconfig", 340) in found and len(found) == len(set(found)) > 10
+
+
+async def test_why_and_how_to_on_the_kernel_tree(client: LanguageClient, c_defconfig):
+    await start(client, c_defconfig)
+    name = "drivers/net/wireless/ath/ath10k/Kconfig"
+    uri = open_doc(client, name)
+    await diagnostics_for(client, uri)
+    lines = (TREE / name).read_text().split("\n")
+    line = lines.index("config ATH10K_PCI")
+    hover = await client.text_document_hover_async(
+        lsp.HoverParams(lsp.TextDocumentIdentifier(uri), lsp.Position(line, 9)))
+    assert "value **n**" in hover.contents.value and "needs ATH10K [=n]" in hover.contents.value
+    assert "**Fix** (verified): set " in hover.contents.value and "ATH10K=y" in hover.contents.value
+    explained = await client.workspace_execute_command_async(
+        lsp.ExecuteCommandParams(command="kconfig.explain", arguments=["ATH10K_PCI"]))
+    leaves = {leaf["text"]: leaf for leaf in explained["explanation"]["leaves"]}
+    assert leaves["ATH10K [=n]"]["symbols"][0]["definitions"] == [[name, 2]]
+    how = await client.workspace_execute_command_async(
+        lsp.ExecuteCommandParams(command="kconfig.howTo", arguments=["ATH10K_PCI", "m"]))
+    assert how["result"]["verified"] and how["result"]["assignments"]["ATH10K_PCI"] == "m"
