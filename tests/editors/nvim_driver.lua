@@ -55,6 +55,17 @@ local ok, err = pcall(function()
     end
   end
 
+  -- :KconfigWhy / :KconfigHowTo on a symbol, when the test asks for it.
+  local why = os.getenv('KCONFIG_LS_WHY')
+  if why then
+    local explained = require('kconfig_ls').why(why)
+    result.why = explained and explained.text
+    local how = require('kconfig_ls').how_to(why, 'y')
+    result.how_to = how and how.text
+    vim.cmd('only')
+    vim.api.nvim_set_current_buf(bufnr)
+  end
+
   local line = vim.api.nvim_buf_get_lines(bufnr, break_line, break_line + 1, false)[1]
   vim.api.nvim_buf_set_lines(bufnr, break_line, break_line + 1, false, { line .. ' && (' })
   result.diagnostic_seen = vim.wait(60000, function()

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.skipif(shutil.which("nvim") is None and not os.environ.
 
 
 def run_nvim(tmp_path: Path, file: Path, hover: tuple[int, int], break_line: int, settings: dict | None = None,
-             trusted: bool = False) -> dict:
+             trusted: bool = False, why: str | None = None) -> dict:
     out = tmp_path / "nvim-result.json"
     env = dict(
         os.environ,
@@ -35,6 +35,7 @@ def run_nvim(tmp_path: Path, file: Path, hover: tuple[int, int], break_line: int
         KCONFIG_LS_CMD=json.dumps([sys.executable, "-m", "kconfig_ls.cli", "serve"]),
         KCONFIG_LS_SETTINGS=json.dumps(settings or {}),
         KCONFIG_LS_TRUSTED="1" if trusted else "0",
+        **({"KCONFIG_LS_WHY": why} if why else {}),
         XDG_CONFIG_HOME=str(tmp_path / "xdg-config"),
         XDG_DATA_HOME=str(tmp_path / "xdg-data"),
         XDG_STATE_HOME=str(tmp_path / "xdg-state"),
@@ -58,8 +59,10 @@ def test_nvim_on_the_bundled_sample(tmp_path):
     lines = drivers.read_text().split("\n")
     e1000 = lines.index("config E1000")
     depends = lines.index("\tdepends on PCI")
-    result = run_nvim(tmp_path, drivers, (depends, 13), e1000 + 2)
+    result = run_nvim(tmp_path, drivers, (depends, 13), e1000 + 2, why="SERIAL_8250_CONSOLE")
     assert result["filetype"] == "kconfig"
+    assert "CONFIG_SERIAL_8250_CONSOLE (bool) = n" in result["why"] and "SERIAL_8250 [=n]=y" in result["why"]
+    assert "CONFIG_SERIAL_8250=y" in result["how_to"] and "verified" in result["how_to"]
     assert result["attached"]
     assert "CONFIG_PCI" in result["hover"] and "value **y**" in result["hover"]
     assert [(Path(d["file"]).name, d["line"]) for d in result["definitions"]] == [("Kconfig", 2)]

@@ -74,8 +74,13 @@ function M.attach(bufnr)
   return id
 end
 
+-- The buffer's kconfig_ls client, else any running one (e.g. when the
+-- cursor is in an explanation window).
 local function client_for(bufnr)
   for _, client in pairs(vim.lsp.buf_get_clients(bufnr or 0)) do
+    if client.name == 'kconfig_ls' then return client end
+  end
+  for _, client in pairs(vim.lsp.get_active_clients()) do
     if client.name == 'kconfig_ls' then return client end
   end
   return nil
@@ -96,7 +101,65 @@ function M.execute(command, arguments, bufnr)
   return response and response.result
 end
 
+-- The symbol under the cursor (CONFIG_ prefix dropped), or the given name.
+local function symbol_arg(name)
+  if name == nil or name == '' then name = vim.fn.expand('<cword>') end
+  return (name:gsub('^CONFIG_', ''))
+end
+
+-- Show text in a scratch window below (q closes it); returns the buffer.
+function M.show(title, text)
+  local buf = vim.api.nvim_create_buf(false, true)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, vim.split(text, '\n', { trimempty = true }))
+  vim.bo[buf].bufhidden = 'wipe'
+  vim.bo[buf].filetype = 'kconfig-explain'
+  pcall(vim.api.nvim_buf_set_name, buf, title)
+  vim.cmd('botright split')
+  vim.api.nvim_win_set_buf(0, buf)
+  vim.api.nvim_buf_set_keymap(buf, 'n', 'q', '<cmd>close<cr>', { noremap = true, silent = true })
+  return buf
+end
+
+-- Why the symbol has its value (the server's kconfig.explain).
+function M.why(name)
+  local result = M.execute('kconfig.explain', { symbol_arg(name) })
+  if not result then return nil end
+  M.show('kconfig-why://' .. symbol_arg(name), result.text)
+  return result
+end
+
+-- What to set so that the symbol gets `target` (default y); with apply,
+-- the verified assignments are written into the config file's buffer.
+function M.how_to(name, target, apply)
+  local args = { symbol_arg(name), target or 'y' }
+  local result = M.execute(apply and 'kconfig.applyHowTo' or 'kconfig.howTo', args)
+  if not result then return nil end
+  if apply then
+    local r = result.result
+    if result.applied then
+      vim.notify('kconfig-ls: ' .. result.title)
+    elseif r.already then
+      vim.notify('kconfig-ls: CONFIG_' .. r.symbol .. ' is already ' .. r.target)
+    else
+      vim.notify('kconfig-ls: no change applied: ' .. (r.reason ~= '' and r.reason or 'nothing to do'),
+        vim.log.levels.WARN)
+    end
+  else
+    M.show('kconfig-howto://' .. args[1], result.text)
+  end
+  return result
+end
+
 local function define_commands()
+  vim.api.nvim_create_user_command('KconfigWhy', function(opts)
+    M.why(opts.args)
+  end, { nargs = '?', desc = 'Explain why a symbol (default: under the cursor) has its value' })
+  vim.api.nvim_create_user_command('KconfigHowTo', function(opts)
+    local name, target = opts.fargs[1], opts.fargs[2]
+    if #opts.fargs == 1 and opts.fargs[1]:match('^[ymn]$') then name, target = nil, opts.fargs[1] end
+    M.how_to(name, target, opts.bang)
+  end, { nargs = '*', bang = true,
+         desc = 'Assignments that give a symbol a value: [SYMBOL] [VALUE]; ! applies them to the config' })
   vim.api.nvim_create_user_command('KconfigArch', function(opts)
     local arch = M.execute('kconfig.setArch', { opts.args })
     if arch then vim.notify('kconfig-ls: ARCH=' .. arch) end
