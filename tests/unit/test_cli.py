@@ -95,3 +95,39 @@ def test_config_olddefconfig_keeps_config_old(kernel_tree, tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "No change to" in proc.stdout
     assert out.read_bytes() == first
+
+
+def _sample_tree(tmp_path: Path) -> Path:
+    import shutil
+
+    root = tmp_path / "sample"
+    shutil.copytree(REPO / "kconfig_ls" / "data" / "sample", root)
+    (root / ".config").write_text("CONFIG_SERIAL_8250_CONSOLE=y\n")
+    return root
+
+
+def test_why_explains_and_finds_a_verified_fix(tmp_path):
+    import json
+
+    root = _sample_tree(tmp_path)
+    proc = cli("why", "CONFIG_SERIAL_8250_CONSOLE", "--tree", str(root))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("CONFIG_SERIAL_8250_CONSOLE (bool) = n\n")
+    assert "your setting: y (not kept)" in proc.stdout and "- SERIAL_8250 [=n]=y" in proc.stdout
+    proc = cli("why", "SERIAL_8250_CONSOLE", "--tree", str(root), "--to", "y", "--json")
+    answer = json.loads(proc.stdout)
+    assert answer["verified"] and answer["assignments"] == {"SERIAL_8250": "y"}
+    assert answer["edits"] == [{"line": None, "text": "CONFIG_SERIAL_8250=y"}]
+
+
+def test_why_reports_impossible_targets_and_bad_input(tmp_path):
+    root = _sample_tree(tmp_path)
+    (root / "Kconfig").write_text((root / "Kconfig").read_text() + "config NEVER\n\tbool \"never\" if n\n")
+    proc = cli("why", "NEVER", "--tree", str(root), "--to", "y")
+    assert proc.returncode == 1 and "cannot be made y" in proc.stdout
+    proc = cli("why", "PCI", "--tree", str(root), "--to", "m")
+    assert proc.returncode == 2 and "PCI is bool: it can be y or n, never m" in proc.stderr
+    proc = cli("why", "NO_SUCH", "--tree", str(root))
+    assert proc.returncode == 2 and "NO_SUCH is not defined" in proc.stderr
+    proc = cli("why", "PCI", "--tree", str(root), "--config", str(root / "missing.config"))
+    assert proc.returncode == 2 and "config file not found" in proc.stderr

@@ -278,3 +278,17 @@ def test_text_and_json_forms(kc):
     answer = how_to(kc, kc.find("DRIVER"), "y")
     assert "CONFIG_PCI=y" in howto_text(answer)
     assert answer.to_dict()["assignments"] == {"PCI": "y", "NET": "y", "DRIVER": "y"}
+
+
+def test_explain_a_choice(kc):
+    load(kc, "CONFIG_NET=y\nCONFIG_MODE_B=y\n")
+    choice = kc.find("MODE_A").choice
+    ex = explain(kc, choice)
+    assert ex.choice is not None and ex.choice.selection == "MODE_B" and ex.choice.mode == "y"
+    assert [m.name for m in ex.choice.members] == ["MODE_A", "MODE_B"]
+    assert ex.origin == "MODE_B is selected (the user's selection)"
+    member = explain(kc, kc.find("MODE_A"))
+    assert member.origin == "another member of its choice is selected (MODE_B)"
+    load(kc, "")
+    hidden = explain(kc, choice)
+    assert hidden.visibility == "n" and [leaf.text for leaf in hidden.leaves] == ["NET [=n]"]

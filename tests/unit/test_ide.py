@@ -76,3 +76,40 @@ def test_hover_on_a_macro_shows_its_expansion(tmp_path):
     # The same through a reload that replays the lexing cache.
     project.load()
     assert Locator(project.kc).in_kconfig("Kconfig", 4, 14).expansion == "Hello, world!"
+
+
+UNMET_TREE = """
+config NET
+	bool "net"
+config HELPER
+	bool "helper"
+	depends on NET
+config USER
+	bool "user"
+	select HELPER
+"""
+
+
+def test_quick_fix_for_unmet_dependencies_edits_the_config(tmp_path):
+    from kconfig_ls.ide.actions import fix_action
+
+    project = load(tmp_path, {"Kconfig": UNMET_TREE, ".config": "CONFIG_USER=y\n# CONFIG_NET is not set\n"})
+    problem = next(p for p in kconfig_problems(project, project.kc, "Kconfig") if p.code == "unmet-select")
+    assert problem.data == {"symbol": "HELPER", "target": "deps"}
+    fix = fix_action(project, "HELPER", "deps", project.config_path, project.config_text)
+    assert fix.title == "Meet HELPER's dependencies (sets NET=y)"
+    (change,) = fix.changes
+    assert (change.start_line, change.start_col, change.end_line, change.text) == (1, 0, 1, "CONFIG_NET=y")
+
+
+def test_quick_fix_for_a_value_that_does_not_stick(tmp_path):
+    from kconfig_ls.ide.actions import fix_action
+
+    text = "CONFIG_HELPER=y\n"
+    project = load(tmp_path, {"Kconfig": UNMET_TREE, ".config": text})
+    problems = config_problems(project.kc, text, project.config_result)
+    problem = next(p for p in problems if p.code == "value-not-kept")
+    assert problem.data == {"symbol": "HELPER", "target": "y"}
+    fix = fix_action(project, "HELPER", "y", project.config_path, text)
+    assert fix.title == "Make HELPER=y (sets NET=y)"
+    assert [(c.start_line, c.start_col, c.text) for c in fix.changes] == [(1, 0, "CONFIG_NET=y\n")]
