@@ -419,6 +419,9 @@ def build_parser() -> argparse.ArgumentParser:
     why.add_argument("--to", default=None, metavar="VALUE", help="target value: y, m, n, or a number/string")
     why.add_argument("--json", action="store_true", help="machine-readable output")
     why.add_argument("--time-limit", type=float, default=10.0, help="search time limit in seconds (--to)")
+    from .script import add_parser as add_script_parser
+
+    add_script_parser(sub)
     serve = sub.add_parser("serve", help="run the language server (stdio)")
     serve.add_argument("--tcp", metavar="HOST:PORT", default=None, help="listen on TCP instead (debugging)")
     serve.add_argument("--stdio", action="store_true", help="use stdio (the default)")
@@ -439,6 +442,10 @@ def main(argv: list[str] | None = None) -> int:
         return config_main(args)
     if args.command == "why":
         return why_main(args)
+    if args.command == "script":
+        from .script import script_main
+
+        return script_main(args)
     if args.command == "serve":
         from .server.server import main as serve_main
 
