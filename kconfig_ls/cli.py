@@ -394,6 +394,47 @@ def why_main(args: argparse.Namespace) -> int:
     return 0 if answer.reachable else 1
 
 
+# -- validate --------------------------------------------------------------------------
+
+
+def validate_main(args: argparse.Namespace) -> int:
+    """``kconfig-ls validate``: write the config, check it with make, build
+    bzImage out of tree and (``--boot``) boot it in QEMU."""
+    import asyncio
+
+    from .ide.project import Project, Settings
+    from .validate.run import validate
+
+    tree = os.path.abspath(args.tree)
+    if not os.path.isfile(os.path.join(tree, "Kconfig")) or not os.path.isdir(os.path.join(tree, "arch")):
+        sys.stderr.write(f"kconfig-ls: {args.tree} is not a kernel tree\n")
+        return 2
+    config = os.path.abspath(args.config) if args.config else None
+    if config is not None and not os.path.isfile(config):
+        sys.stderr.write(f"kconfig-ls: config file not found: {args.config}\n")
+        return 2
+    project = Project(tree, Settings(arch=args.arch, config_file=config, trusted=True))
+    loaded = project.load()
+    if loaded.kc is None:
+        sys.stderr.write(f"kconfig-ls: {loaded.error}\n")
+        return 1
+
+    def progress(stage: str, message: str) -> None:
+        sys.stderr.write(f"[{stage}] {message}\n")
+
+    outcome = asyncio.run(validate(project, progress, args.build_dir, args.boot, args.add_boot_essentials,
+                                   args.jobs))
+    print(("OK: " if outcome.ok else f"FAILED ({outcome.stage}): ") + outcome.message)
+    for name, value in (("config", outcome.config_path), ("bzImage", outcome.bzimage),
+                        ("uname -r", outcome.release), ("/proc/version", outcome.proc_version),
+                        ("log", outcome.log)):
+        if value:
+            print(f"  {name}: {value}")
+    if not outcome.ok and outcome.log_tail:
+        print("--- log tail ---\n" + outcome.log_tail)
+    return 0 if outcome.ok else 1
+
+
 # -- entry point -----------------------------------------------------------------------
 
 
@@ -419,6 +460,15 @@ def build_parser() -> argparse.ArgumentParser:
     why.add_argument("--to", default=None, metavar="VALUE", help="target value: y, m, n, or a number/string")
     why.add_argument("--json", action="store_true", help="machine-readable output")
     why.add_argument("--time-limit", type=float, default=10.0, help="search time limit in seconds (--to)")
+    val = sub.add_parser("validate", help="write the config, build bzImage out of tree, boot it in QEMU")
+    val.add_argument("--tree", default=os.environ.get("KCONFIG_LS_KERNEL", "."), help="kernel source tree")
+    val.add_argument("--arch", default="x86_64", help="ARCH (x86_64, i386)")
+    val.add_argument("--config", default=None, help="config file (default: $KCONFIG_CONFIG or TREE/.config)")
+    val.add_argument("--boot", action="store_true", help="boot the kernel in qemu-system-x86_64")
+    val.add_argument("--build-dir", default=None, help="out-of-tree build directory (default: in the cache)")
+    val.add_argument("--add-boot-essentials", action="store_true",
+                     help="enable what a serial-console boot needs (SERIAL_8250_CONSOLE, PRINTK, ...)")
+    val.add_argument("-j", "--jobs", type=int, default=None, help="make -j (default: the CPU count)")
     from .script import add_parser as add_script_parser
 
     add_script_parser(sub)
@@ -442,6 +492,8 @@ def main(argv: list[str] | None = None) -> int:
         return config_main(args)
     if args.command == "why":
         return why_main(args)
+    if args.command == "validate":
+        return validate_main(args)
     if args.command == "script":
         from .script import script_main
 

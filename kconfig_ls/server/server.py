@@ -90,13 +90,7 @@ class KconfigServer(LanguageServer):
             return
         async with self.load_lock:
             loop = asyncio.get_running_loop()
-            token = None
-            if with_progress:
-                token = str(uuid.uuid4())
-                try:
-                    await self.work_done_progress.create_async(token)
-                except Exception:  # noqa: BLE001 - a client without progress support
-                    token = None
+            token = await self.new_progress_token() if with_progress else None
             total = project.file_count_hint
 
             def report(done: int) -> None:
@@ -124,6 +118,49 @@ class KconfigServer(LanguageServer):
                     lsp.ShowMessageParams(type=lsp.MessageType.Error, message=f"kconfig-ls: {result.error}")
                 )
         self.publish_all()
+
+    async def new_progress_token(self) -> str | None:
+        """A work-done progress token the client accepted (None if it has
+        no progress support)."""
+        token = str(uuid.uuid4())
+        try:
+            await self.work_done_progress.create_async(token)
+        except Exception:  # noqa: BLE001 - a client without progress support
+            return None
+        return token
+
+    async def run_with_progress(self, title: str, job, on_cancel=None):
+        """Run ``job(report)`` with a work-done progress; ``report(stage,
+        message)`` updates it.  With ``on_cancel``, the progress is
+        cancellable: when the client cancels it, the job is cancelled
+        (ending its child processes) and ``on_cancel()`` is the result."""
+        token = await self.new_progress_token()
+
+        def report(stage: str, message: str) -> None:
+            if token is not None:
+                self.work_done_progress.report(token, lsp.WorkDoneProgressReport(message=f"{stage}: {message}"))
+
+        inner = asyncio.ensure_future(job(report))
+        if token is not None:
+            self.work_done_progress.begin(
+                token, lsp.WorkDoneProgressBegin(title=title, cancellable=on_cancel is not None))
+            cancelled = self.work_done_progress.tokens.get(token)
+            if on_cancel is not None and cancelled is not None:
+                cancelled.add_done_callback(lambda _f: inner.cancel())
+        done = "cancelled"
+        try:
+            try:
+                outcome = await inner
+            except asyncio.CancelledError:
+                current = asyncio.current_task()
+                if on_cancel is None or (current is not None and current.cancelling()):
+                    raise  # the request itself was cancelled ($/cancelRequest)
+                outcome = on_cancel()
+            done = outcome.message
+        finally:
+            if token is not None:
+                self.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=done))
+        return outcome
 
     def schedule_reload(self) -> None:
         if self.reload_task is not None and not self.reload_task.done():
@@ -522,6 +559,59 @@ async def cmd_apply_how_to(ls: KconfigServer, *args) -> dict:
         edit = lsp.WorkspaceEdit(changes={from_fs_path(path): edits})
     response = await ls.workspace_apply_edit_async(lsp.ApplyWorkspaceEditParams(edit=edit, label=fix.title))
     return {"applied": bool(response.applied), "title": fix.title, "result": fix.answer.to_dict()}
+
+
+def _options(args: tuple) -> dict:
+    """A command's single options object (or none)."""
+    if len(args) == 1 and isinstance(args[0], list):
+        args = tuple(args[0])
+    return args[0] if args and isinstance(args[0], dict) else {}
+
+
+@server.command("kconfig.writeConfig")
+async def cmd_write_config(ls: KconfigServer, *args) -> dict:
+    """Write the configuration the server shows to ``path`` (default: the
+    tree's config file) and check it with ``make olddefconfig``."""
+    from dataclasses import asdict
+
+    from ..validate.run import write_config
+
+    project = ls.loaded()
+    if project is None:
+        raise ValueError("no Kconfig tree is loaded")
+    options = _options(args)
+    if args and isinstance(args[0], str):
+        options = {"path": args[0]}
+    outcome = await ls.run_with_progress(
+        "kconfig-ls: write config", lambda report: write_config(project, options.get("path"), report))
+    return asdict(outcome)
+
+
+@server.command("kconfig.validate")
+async def cmd_validate(ls: KconfigServer, *args) -> dict:
+    """Write the shown configuration, check it, build ``bzImage`` out of
+    tree and boot it in QEMU (options: ``boot``, ``buildDir``,
+    ``addBootEssentials``, ``jobs``); progress is reported and can be
+    cancelled, which ends make and QEMU."""
+    from dataclasses import asdict
+
+    from ..validate.run import validate
+    from ..validate.steps import Outcome
+
+    project = ls.loaded()
+    if project is None:
+        raise ValueError("no Kconfig tree is loaded")
+    options = _options(args)
+
+    def job(report):
+        return validate(project, report, build_dir=options.get("buildDir"), boot=bool(options.get("boot", True)),
+                        add_essentials=bool(options.get("addBootEssentials", False)), jobs=options.get("jobs"))
+
+    def cancelled():
+        return Outcome(False, "cancelled", "validation cancelled; make and QEMU were stopped")
+
+    outcome = await ls.run_with_progress("kconfig-ls: validate", job, on_cancel=cancelled)
+    return asdict(outcome)
 
 
 @server.command("kconfig.reload")
