@@ -62,6 +62,12 @@ local ok, err = pcall(function()
     result.why = explained and explained.text
     local how = require('kconfig_ls').how_to(why, 'y')
     result.how_to = how and how.text
+    local written = require('kconfig_ls').write_config(os.getenv('KCONFIG_LS_WRITE'))
+    result.write_ok = written and written.ok
+    local validated = nil
+    require('kconfig_ls').validate({}, function(_, r) validated = r end)
+    vim.wait(60000, function() return validated ~= nil end, 50)
+    result.validate_message = validated and validated.message
     vim.cmd('only')
     vim.api.nvim_set_current_buf(bufnr)
   end

@@ -35,7 +35,7 @@ def run_nvim(tmp_path: Path, file: Path, hover: tuple[int, int], break_line: int
         KCONFIG_LS_CMD=json.dumps([sys.executable, "-m", "kconfig_ls.cli", "serve"]),
         KCONFIG_LS_SETTINGS=json.dumps(settings or {}),
         KCONFIG_LS_TRUSTED="1" if trusted else "0",
-        **({"KCONFIG_LS_WHY": why} if why else {}),
+        **({"KCONFIG_LS_WHY": why, "KCONFIG_LS_WRITE": str(tmp_path / "written.config")} if why else {}),
         XDG_CONFIG_HOME=str(tmp_path / "xdg-config"),
         XDG_DATA_HOME=str(tmp_path / "xdg-data"),
         XDG_STATE_HOME=str(tmp_path / "xdg-state"),
@@ -63,6 +63,8 @@ def test_nvim_on_the_bundled_sample(tmp_path):
     assert result["filetype"] == "kconfig"
     assert "CONFIG_SERIAL_8250_CONSOLE (bool) = n" in result["why"] and "SERIAL_8250 [=n]=y" in result["why"]
     assert "CONFIG_SERIAL_8250=y" in result["how_to"] and "verified" in result["how_to"]
+    assert result["write_ok"] and "CONFIG_E1000=m" in (tmp_path / "written.config").read_text()
+    assert "not a kernel tree" in result["validate_message"]
     assert result["attached"]
     assert "CONFIG_PCI" in result["hover"] and "value **y**" in result["hover"]
     assert [(Path(d["file"]).name, d["line"]) for d in result["definitions"]] == [("Kconfig", 2)]

@@ -152,3 +152,18 @@ async def test_why_and_how_to_on_the_kernel_tree(client: LanguageClient, c_defco
     how = await client.workspace_execute_command_async(
         lsp.ExecuteCommandParams(command="kconfig.howTo", arguments=["ATH10K_PCI", "m"]))
     assert how["result"]["verified"] and how["result"]["assignments"]["ATH10K_PCI"] == "m"
+
+
+async def test_write_config_is_checked_by_make_olddefconfig(client: LanguageClient, c_defconfig, tmp_path):
+    await start(client, c_defconfig)
+    uri = open_doc(client, INTEL)
+    await diagnostics_for(client, uri)
+    target = tmp_path / "written.config"
+    result = await client.workspace_execute_command_async(
+        lsp.ExecuteCommandParams(command="kconfig.writeConfig", arguments=[{"path": str(target)}]))
+    assert result["ok"] and result["stage"] == "check" and result["differences"] == [], result
+    # What we write for the C tool's own defconfig is byte for byte its .config.
+    assert target.read_bytes() == c_defconfig.read_bytes()
+    messages = [v.message or "" for reports in client.progress_reports.values() for v in reports
+                if type(v).__name__ == "WorkDoneProgressReport"]
+    assert any(m.startswith("check: make olddefconfig") for m in messages)

@@ -3,6 +3,7 @@ pytest-lsp, on a copy of the bundled sample tree."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import sys
@@ -299,3 +300,33 @@ async def test_code_action_makes_a_config_value_stick(client: LanguageClient, tm
     (edit,) = actions[0].edit.changes[uri]
     # CONFIG_SERIAL_8250 has no line yet: it is appended at the end.
     assert edit.new_text == "CONFIG_SERIAL_8250=y\n" and edit.range.start.line == 5
+
+
+@pytest.mark.asyncio
+async def test_write_config_is_atomic_and_refuses_what_make_would_not_see(client: LanguageClient, tmp_path):
+    root, top, uri = await opened(client, tmp_path, "Kconfig")
+    before = (root / ".config").read_text()
+    result = await client.workspace_execute_command_async(
+        lsp.ExecuteCommandParams(command="kconfig.writeConfig", arguments=[{}]))
+    assert result["ok"], result
+    written = (root / ".config").read_text()
+    assert written.startswith("#\n# Automatically generated file; DO NOT EDIT.\n")
+    assert "CONFIG_E1000=m\n" in written and "CONFIG_BOGUS" not in written
+    assert (root / ".config.old").read_text() == before
+    # A target that cannot be written (its "directory" is a file): refused.
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    result = await client.workspace_execute_command_async(
+        lsp.ExecuteCommandParams(command="kconfig.writeConfig", arguments=[{"path": str(blocker / ".config")}]))
+    assert not result["ok"] and "nothing was changed" in result["message"]
+    assert blocker.read_text() == "x"
+    # An unsaved Kconfig edit: make would not see it, so nothing is written.
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        [lsp.TextDocumentContentChangePartial(range=lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)),
+                                              text="# edited\n")]))
+    await asyncio.sleep(0.5)
+    result = await client.workspace_execute_command_async(
+        lsp.ExecuteCommandParams(command="kconfig.writeConfig", arguments=[{"path": str(tmp_path / "out")}]))
+    assert not result["ok"] and "unsaved edits" in result["message"] and "Kconfig" in result["message"]
+    assert not (tmp_path / "out").exists()

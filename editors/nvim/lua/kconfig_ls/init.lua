@@ -150,7 +150,47 @@ function M.how_to(name, target, apply)
   return result
 end
 
+-- Write the configuration the server shows (default: the tree's config).
+function M.write_config(path)
+  local result = M.execute('kconfig.writeConfig', { { path = (path ~= '' and path) or nil } })
+  if result then
+    vim.notify('kconfig-ls: ' .. result.message, result.ok and vim.log.levels.INFO or vim.log.levels.ERROR)
+  end
+  return result
+end
+
+-- Build and boot the shown configuration in QEMU (asynchronous: the result
+-- is shown when it arrives; progress appears as LSP progress messages).
+function M.validate(opts, callback)
+  local client = client_for(0)
+  if not client then
+    vim.notify('kconfig-ls is not attached to this buffer', vim.log.levels.WARN)
+    return
+  end
+  opts = opts or {}
+  client.request('workspace/executeCommand', { command = 'kconfig.validate', arguments = { opts } },
+    function(err, result)
+      if err then
+        vim.notify('kconfig-ls: validate: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      else
+        local text = (result.ok and 'OK: ' or ('FAILED (' .. result.stage .. '): ')) .. result.message
+        if not result.ok and result.log_tail and result.log_tail ~= '' then
+          M.show('kconfig-validate://result', text .. '\n\n' .. result.log_tail)
+        end
+        vim.notify('kconfig-ls: ' .. text, result.ok and vim.log.levels.INFO or vim.log.levels.ERROR)
+      end
+      if callback then callback(err, result) end
+    end, 0)
+end
+
 local function define_commands()
+  vim.api.nvim_create_user_command('KconfigWriteConfig', function(opts)
+    M.write_config(opts.args)
+  end, { nargs = '?', complete = 'file', desc = 'Write the shown configuration (default: the tree config file)' })
+  vim.api.nvim_create_user_command('KconfigValidate', function(opts)
+    M.validate({ boot = not opts.bang, addBootEssentials = opts.args == 'essentials' })
+  end, { nargs = '?', bang = true,
+         desc = 'Build (and, without !, boot in QEMU) the shown configuration; "essentials" adds what a boot needs' })
   vim.api.nvim_create_user_command('KconfigWhy', function(opts)
     M.why(opts.args)
   end, { nargs = '?', desc = 'Explain why a symbol (default: under the cursor) has its value' })
