@@ -344,12 +344,30 @@ def _config_mode(kc, ke, mode, defconfig, config_in, out, fragments) -> int:
 # -- why -------------------------------------------------------------------------------
 
 
+def _open_project(root: str, arch: str | None, config_arg: str | None):
+    """Load a tree for a command the user runs on their own tree (so, as
+    with make, ``$(shell,...)`` runs).  Returns (project, 0), or (None, exit
+    status) after printing why not."""
+    from .ide.project import Project, Settings
+
+    config = os.path.abspath(config_arg) if config_arg else None
+    if config is not None and not os.path.isfile(config):
+        sys.stderr.write(f"kconfig-ls: config file not found: {config_arg}\n")
+        return None, 2
+    project = Project(root, Settings(arch=arch, config_file=config, trusted=True))
+    loaded = project.load()
+    if loaded.kc is None:
+        sys.stderr.write(f"kconfig-ls: {loaded.error}\n")
+        return None, 1
+    return project, 0
+
+
 def why_main(args: argparse.Namespace) -> int:
     """``kconfig-ls why FOO``: why FOO has its value; with ``--to``, the
     verified assignments that give it another one."""
     import json
 
-    from .ide.project import Project, Settings, find_root
+    from .ide.project import find_root
     from .kconfig.explain import explain
     from .kconfig.explain_report import explanation_text, howto_text
     from .kconfig.howto import TargetError, how_to
@@ -358,17 +376,10 @@ def why_main(args: argparse.Namespace) -> int:
     if root is None:
         sys.stderr.write(f"kconfig-ls: no Kconfig tree at {args.tree}\n")
         return 2
-    config = os.path.abspath(args.config) if args.config else None
-    if config is not None and not os.path.isfile(config):
-        sys.stderr.write(f"kconfig-ls: config file not found: {args.config}\n")
-        return 2
-    # The user runs this on their own tree, as they would run make.
-    project = Project(root, Settings(arch=args.arch, config_file=config, trusted=True))
-    result = project.load()
-    if result.kc is None:
-        sys.stderr.write(f"kconfig-ls: {result.error}\n")
-        return 1
-    kc = result.kc
+    project, status = _open_project(root, args.arch, args.config)
+    if project is None:
+        return status
+    kc = project.kc
     name = args.symbol.removeprefix(configfile.config_prefix(kc))
     sym = kc.find(name)
     if sym is None or not sym.nodes:
@@ -402,22 +413,15 @@ def validate_main(args: argparse.Namespace) -> int:
     bzImage out of tree and (``--boot``) boot it in QEMU."""
     import asyncio
 
-    from .ide.project import Project, Settings
     from .validate.run import validate
 
     tree = os.path.abspath(args.tree)
     if not os.path.isfile(os.path.join(tree, "Kconfig")) or not os.path.isdir(os.path.join(tree, "arch")):
         sys.stderr.write(f"kconfig-ls: {args.tree} is not a kernel tree\n")
         return 2
-    config = os.path.abspath(args.config) if args.config else None
-    if config is not None and not os.path.isfile(config):
-        sys.stderr.write(f"kconfig-ls: config file not found: {args.config}\n")
-        return 2
-    project = Project(tree, Settings(arch=args.arch, config_file=config, trusted=True))
-    loaded = project.load()
-    if loaded.kc is None:
-        sys.stderr.write(f"kconfig-ls: {loaded.error}\n")
-        return 1
+    project, status = _open_project(tree, args.arch, args.config)
+    if project is None:
+        return status
 
     def progress(stage: str, message: str) -> None:
         sys.stderr.write(f"[{stage}] {message}\n")
