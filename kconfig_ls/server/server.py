@@ -614,6 +614,26 @@ async def cmd_validate(ls: KconfigServer, *args) -> dict:
     return asdict(outcome)
 
 
+@server.command("kconfig.status")
+def cmd_status(ls: KconfigServer, *args) -> dict:
+    """What the server has open: root, arch, config file, trust, counts."""
+    project = ls.project
+    if project is None:
+        return {"loaded": False}
+    kc = project.kc
+    return {
+        "loaded": kc is not None,
+        "root": project.root,
+        "kernel": project.kernel,
+        "arch": project.arch,
+        "configFile": project.config_path,
+        "configExists": project.config_text is not None,
+        "trusted": project.trusted,
+        "files": len(kc.files) if kc is not None else 0,
+        "error": str(project.load_error) if project.load_error else None,
+    }
+
+
 @server.command("kconfig.reload")
 async def cmd_reload(ls: KconfigServer, *args) -> bool:
     await ls.load()

@@ -1,0 +1,239 @@
+// The kconfig-ls extension: starts the language server (found as
+// serverLocation.ts says), passes the settings and workspace trust, and adds
+// the palette commands and the status bar item.  Everything about Kconfig
+// itself happens in the server.
+
+import * as fs from "fs";
+import * as path from "path";
+import * as vscode from "vscode";
+import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from "vscode-languageclient/node";
+import { locateServer, nodeProbe } from "./serverLocation";
+import { archChoices, initializationOptions, KconfigSettings, statusText } from "./settings";
+
+let client: LanguageClient | undefined;
+let statusItem: vscode.StatusBarItem;
+let output: vscode.OutputChannel;
+
+function settings(): KconfigSettings {
+  const config = vscode.workspace.getConfiguration("kconfig");
+  return {
+    arch: config.get<string>("arch"),
+    configFile: config.get<string>("configFile"),
+    root: config.get<string>("root"),
+    trustedRoots: config.get<string[]>("trustedRoots"),
+  };
+}
+
+async function execute<T>(command: string, ...args: unknown[]): Promise<T | undefined> {
+  if (!client) {
+    void vscode.window.showWarningMessage("kconfig-ls is not running (see the Kconfig output).");
+    return undefined;
+  }
+  try {
+    return (await client.sendRequest("workspace/executeCommand", { command, arguments: args })) as T;
+  } catch (err) {
+    void vscode.window.showErrorMessage(`kconfig-ls: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  }
+}
+
+async function startClient(): Promise<void> {
+  const config = vscode.workspace.getConfiguration("kconfig");
+  const located = locateServer(
+    { path: config.get<string>("server.path"), python: config.get<string>("server.python") },
+    nodeProbe(),
+  );
+  if ("error" in located) {
+    output.appendLine(located.error);
+    const choice = await vscode.window.showErrorMessage(located.error, "Open Settings");
+    if (choice === "Open Settings") {
+      void vscode.commands.executeCommand("workbench.action.openSettings", "kconfig.server");
+    }
+    return;
+  }
+  output.appendLine(`starting ${located.command} ${located.args.join(" ")} (from ${located.source})`);
+  const serverOptions: ServerOptions = {
+    command: located.command,
+    args: located.args,
+    transport: TransportKind.stdio,
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [{ language: "kconfig" }, { language: "kconfig-config" }],
+    initializationOptions: initializationOptions(settings(), vscode.workspace.isTrusted),
+    outputChannel: output,
+    synchronize: {
+      fileEvents: vscode.workspace.createFileSystemWatcher("**/{Kconfig,Kconfig.*,Config.in,*.kconfig,.config}"),
+    },
+  };
+  client = new LanguageClient("kconfig-ls", "Kconfig (kconfig-ls)", serverOptions, clientOptions);
+  await client.start();
+  await updateStatus();
+}
+
+async function stopClient(): Promise<void> {
+  const running = client;
+  client = undefined;
+  if (running) {
+    await running.stop();
+  }
+}
+
+async function updateStatus(): Promise<void> {
+  const status = await execute<{ loaded: boolean; arch?: string; configFile?: string; configExists?: boolean }>(
+    "kconfig.status",
+  );
+  if (status && status.loaded) {
+    statusItem.text = `$(chip) ${statusText(status)}`;
+    statusItem.tooltip = `kconfig-ls: ARCH=${status.arch}, config ${status.configFile}. Click to change ARCH.`;
+    statusItem.show();
+  }
+}
+
+function symbolAtCursor(): string | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) return undefined;
+  const range = editor.document.getWordRangeAtPosition(editor.selection.active, /[A-Za-z0-9_]+/);
+  if (!range) return undefined;
+  return editor.document.getText(range).replace(/^CONFIG_/, "");
+}
+
+async function showText(title: string, text: string): Promise<void> {
+  const document = await vscode.workspace.openTextDocument({ content: `${title}\n\n${text}`, language: "markdown" });
+  await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+}
+
+async function explainCommand(): Promise<void> {
+  const name = symbolAtCursor() ?? (await vscode.window.showInputBox({ prompt: "Symbol to explain" }));
+  if (!name) return;
+  const result = await execute<{ text: string }>("kconfig.explain", name);
+  if (result) await showText(`# Why CONFIG_${name} has its value`, "```\n" + result.text + "```");
+}
+
+interface HowToResult {
+  text: string;
+  result: { reachable: boolean; already: boolean; assignments: Record<string, string> };
+}
+
+async function howToCommand(): Promise<void> {
+  const name = symbolAtCursor() ?? (await vscode.window.showInputBox({ prompt: "Symbol" }));
+  if (!name) return;
+  const target = await vscode.window.showQuickPick(["y", "m", "n", "another value…"], {
+    placeHolder: `Make CONFIG_${name} =`,
+  });
+  if (!target) return;
+  const value = target === "another value…" ? await vscode.window.showInputBox({ prompt: `Value for ${name}` }) : target;
+  if (value === undefined) return;
+  const answer = await execute<HowToResult>("kconfig.howTo", name, value);
+  if (!answer) return;
+  if (!answer.result.reachable || answer.result.already) {
+    await showText(`# CONFIG_${name}=${value}`, "```\n" + answer.text + "```");
+    return;
+  }
+  const sets = Object.entries(answer.result.assignments).map(([n, v]) => `${n}=${v}`).join(", ");
+  const choice = await vscode.window.showInformationMessage(`Make ${name}=${value}: set ${sets}`, "Apply to config", "Show");
+  if (choice === "Apply to config") {
+    await execute("kconfig.applyHowTo", name, value);
+  } else if (choice === "Show") {
+    await showText(`# CONFIG_${name}=${value}`, "```\n" + answer.text + "```");
+  }
+}
+
+interface Outcome {
+  ok: boolean;
+  stage: string;
+  message: string;
+  log_tail: string;
+}
+
+async function writeConfigCommand(): Promise<void> {
+  const result = await execute<Outcome>("kconfig.writeConfig", {});
+  if (!result) return;
+  if (result.ok) void vscode.window.showInformationMessage(`kconfig-ls: ${result.message}`);
+  else void vscode.window.showErrorMessage(`kconfig-ls: ${result.message}`);
+}
+
+async function validateCommand(): Promise<void> {
+  const mode = await vscode.window.showQuickPick(
+    ["Build and boot in QEMU", "Build only", "Add boot essentials, build and boot"],
+    { placeHolder: "Validate the configuration" },
+  );
+  if (!mode) return;
+  const result = await execute<Outcome>("kconfig.validate", {
+    boot: mode !== "Build only",
+    addBootEssentials: mode.startsWith("Add"),
+  });
+  if (!result) return;
+  if (result.ok) {
+    void vscode.window.showInformationMessage(`kconfig-ls: ${result.message}`);
+  } else {
+    output.appendLine(`validate failed (${result.stage}): ${result.message}\n${result.log_tail}`);
+    output.show(true);
+    void vscode.window.showErrorMessage(`kconfig-ls: validation failed (${result.stage}): ${result.message}`);
+  }
+}
+
+async function setArchCommand(): Promise<void> {
+  const status = await execute<{ root?: string }>("kconfig.status");
+  let dirs: string[] = [];
+  if (status?.root) {
+    try {
+      dirs = fs.readdirSync(path.join(status.root, "arch")).filter((d) =>
+        fs.existsSync(path.join(status.root as string, "arch", d, "Kconfig")),
+      );
+    } catch {
+      dirs = [];
+    }
+  }
+  const arch = await vscode.window.showQuickPick(archChoices(dirs), { placeHolder: "ARCH" });
+  if (!arch) return;
+  await execute("kconfig.setArch", arch);
+  await updateStatus();
+}
+
+function associateConfFile(document: vscode.TextDocument): void {
+  const enabled = vscode.workspace.getConfiguration("kconfig").get<boolean>("associateConfFiles");
+  if (enabled && document.fileName.endsWith(".conf") && document.languageId === "plaintext") {
+    void vscode.languages.setTextDocumentLanguage(document, "kconfig-config");
+  }
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  output = vscode.window.createOutputChannel("Kconfig");
+  statusItem = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 50);
+  statusItem.command = "kconfig-ls.setArch";
+  context.subscriptions.push(
+    output,
+    statusItem,
+    vscode.commands.registerCommand("kconfig-ls.explain", explainCommand),
+    vscode.commands.registerCommand("kconfig-ls.howTo", howToCommand),
+    vscode.commands.registerCommand("kconfig-ls.writeConfig", writeConfigCommand),
+    vscode.commands.registerCommand("kconfig-ls.validate", validateCommand),
+    vscode.commands.registerCommand("kconfig-ls.setArch", setArchCommand),
+    vscode.commands.registerCommand("kconfig-ls.restart", async () => {
+      await stopClient();
+      await startClient();
+    }),
+    vscode.workspace.onDidChangeConfiguration(async (event) => {
+      if (event.affectsConfiguration("kconfig.server")) {
+        await stopClient();
+        await startClient();
+      } else if (event.affectsConfiguration("kconfig") && client) {
+        await client.sendNotification("workspace/didChangeConfiguration", {
+          settings: initializationOptions(settings(), vscode.workspace.isTrusted),
+        });
+        await updateStatus();
+      }
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(async () => {
+      await stopClient();
+      await startClient();
+    }),
+    vscode.workspace.onDidOpenTextDocument(associateConfFile),
+  );
+  vscode.workspace.textDocuments.forEach(associateConfFile);
+  await startClient();
+}
+
+export async function deactivate(): Promise<void> {
+  await stopClient();
+}
