@@ -10,6 +10,9 @@ M.defaults = {
   settings = { arch = nil, configFile = nil, trustedRoots = {} },
   -- Whether this Neovim trusts the trees it opens ($(shell,...) runs only then).
   trusted = false,
+  -- Buffer-local K (hover), gd (definition), gr (references) where the
+  -- buffer has no mapping of its own; Neovim before 0.10 has none by default.
+  keymaps = true,
 }
 
 M.config = vim.deepcopy(M.defaults)
@@ -70,7 +73,17 @@ function M.attach(bufnr)
     })
     M.clients[root] = id
   end
-  if id then vim.lsp.buf_attach_client(bufnr, id) end
+  if id then
+    vim.lsp.buf_attach_client(bufnr, id)
+    if M.config.keymaps then
+      for lhs, fn in pairs({ K = 'hover', gd = 'definition', gr = 'references' }) do
+        if vim.fn.maparg(lhs, 'n') == '' then
+          vim.api.nvim_buf_set_keymap(bufnr, 'n', lhs, '<cmd>lua vim.lsp.buf.' .. fn .. '()<CR>',
+            { noremap = true, silent = true, desc = 'kconfig-ls ' .. fn })
+        end
+      end
+    end
+  end
   return id
 end
 
