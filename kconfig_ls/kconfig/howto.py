@@ -240,9 +240,11 @@ class _Search:
             if first_blockers is None:
                 first_blockers = self.blockers
             for option in options:
-                merged = _merge(assignments, option)
-                if merged is None or not option:
+                if not option:
                     continue
+                # A requirement found later may need another value for a
+                # symbol assigned earlier: the newer value wins.
+                merged = _merge(assignments, option) or {**assignments, **option}
                 key = frozenset(merged.items())
                 if key in seen:
                     continue
