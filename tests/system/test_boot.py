@@ -11,11 +11,14 @@ the booted kernel's init.
 from __future__ import annotations
 
 import asyncio
+import fcntl
+import json
 import os
 import shutil
 import subprocess
 import sys
 import uuid
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -25,7 +28,7 @@ from pygls.uris import from_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from kconfig_ls.validate.initramfs import MARKER
-from kconfig_ls.validate.steps import boot_kernel, build_kernel
+from kconfig_ls.validate.steps import Outcome, boot_kernel, build_kernel
 
 pytestmark = [pytest.mark.kernel, pytest.mark.xdist_group("boot")]
 
@@ -52,10 +55,26 @@ def make(tree: str, build: Path, *targets: str, **variables: str) -> str:
 @pytest.fixture(scope="module")
 def booted(tmp_path_factory):
     """tinyconfig + `make scriptconfig` (boot essentials, unique
-    LOCALVERSION) + build + boot; returns (tree, build dir, localversion)."""
+    LOCALVERSION) + build + boot, once per test run even when several
+    xdist workers need it (a file lock; the others reuse the result).
+    Returns (tree, build dir, localversion, boot outcome)."""
+    base = tmp_path_factory.getbasetemp()
+    # Under xdist each worker's base is <run>/popen-gwN: share <run>.
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "boot-shared"
+    shared.mkdir(exist_ok=True)
+    with open(shared / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        result = shared / "result.json"
+        if not result.exists():
+            result.write_text(json.dumps(_configure_build_boot(shared)))
+        data = json.loads(result.read_text())
+    return data["tree"], Path(data["build"]), data["localversion"], Outcome(**data["outcome"])
+
+
+def _configure_build_boot(shared: Path) -> dict:
     tree = subprocess.run([str(REPO / "scripts" / "patched-kernel")], capture_output=True, text=True,
                           check=True).stdout.strip()
-    build = tmp_path_factory.mktemp("boot-build")
+    build = shared / "build"
     localversion = "-kls-" + uuid.uuid4().hex[:8]
     make(tree, build, "tinyconfig")
     out = make(tree, build, "scriptconfig", SCRIPT=str(SCRIPT), SCRIPT_ARG=localversion,
@@ -63,11 +82,9 @@ def booted(tmp_path_factory):
     assert "boot essentials added:" in out and "SERIAL_8250_CONSOLE=y" in out
     config = (build / ".config").read_text()
     assert f'CONFIG_LOCALVERSION="{localversion}"' in config and "CONFIG_SERIAL_8250_CONSOLE=y" in config
-    stages: list[tuple[str, str]] = []
-    image = asyncio.run(build_kernel(tree, "x86_64", build, lambda s, m: stages.append((s, m))))
-    outcome = asyncio.run(boot_kernel(image, tmp_path_factory.mktemp("initramfs"), build / "boot.log",
-                                      lambda s, m: stages.append((s, m))))
-    return tree, build, localversion, outcome
+    image = asyncio.run(build_kernel(tree, "x86_64", build, lambda s, m: None))
+    outcome = asyncio.run(boot_kernel(image, shared / "initramfs", build / "boot.log", lambda s, m: None))
+    return {"tree": tree, "build": str(build), "localversion": localversion, "outcome": asdict(outcome)}
 
 
 def test_script_configured_kernel_boots_with_our_localversion(booted):
