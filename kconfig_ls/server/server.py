@@ -122,6 +122,9 @@ class KconfigServer(LanguageServer):
     async def new_progress_token(self) -> str | None:
         """A work-done progress token the client accepted (None if it has
         no progress support)."""
+        window = self.client_capabilities.window
+        if window is None or not window.work_done_progress:
+            return None
         token = str(uuid.uuid4())
         try:
             await self.work_done_progress.create_async(token)
@@ -232,10 +235,33 @@ def on_initialize(ls: KconfigServer, params: lsp.InitializeParams) -> None:
         ls.project = Project(root, ls.settings)
 
 
+WATCHED_GLOBS = ("**/Kconfig", "**/Kconfig.*", "**/Config.in", "**/*.kconfig", "**/.config", "**/*defconfig")
+
+
 @server.feature(lsp.INITIALIZED)
 async def on_initialized(ls: KconfigServer, params: lsp.InitializedParams) -> None:
+    # Not awaited: a client that is slow to answer must not delay loading.
+    asyncio.ensure_future(register_file_watchers(ls))
     if ls.project is not None:
         await ls.load()
+
+
+async def register_file_watchers(ls: KconfigServer) -> None:
+    """Ask the client to report changes of Kconfig and config files made
+    outside the editor (git checkout, make olddefconfig), when it can."""
+    workspace = ls.client_capabilities.workspace
+    watched = workspace.did_change_watched_files if workspace is not None else None
+    if watched is None or not watched.dynamic_registration:
+        return
+    options = lsp.DidChangeWatchedFilesRegistrationOptions(
+        watchers=[lsp.FileSystemWatcher(glob_pattern=glob) for glob in WATCHED_GLOBS])
+    registration = lsp.Registration(id=str(uuid.uuid4()), method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                                    register_options=options)
+    try:
+        await ls.client_register_capability_async(lsp.RegistrationParams(registrations=[registration]))
+    except Exception as exc:  # noqa: BLE001 - the editor works without it
+        ls.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Warning,
+                                                   message=f"kconfig-ls: file watchers not registered: {exc}"))
 
 
 @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)

@@ -330,3 +330,48 @@ async def test_write_config_is_atomic_and_refuses_what_make_would_not_see(client
         lsp.ExecuteCommandParams(command="kconfig.writeConfig", arguments=[{"path": str(tmp_path / "out")}]))
     assert not result["ok"] and "unsaved edits" in result["message"] and "Kconfig" in result["message"]
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.asyncio
+async def test_file_watchers_are_registered_and_changes_reload(client: LanguageClient, tmp_path):
+    import asyncio
+
+    registrations = []
+
+    @client.feature(lsp.CLIENT_REGISTER_CAPABILITY)
+    def on_register(params: lsp.RegistrationParams):
+        registrations.extend(params.registrations)
+
+    root = make_tree(tmp_path)
+    await client.initialize_session(lsp.InitializeParams(
+        capabilities=lsp.ClientCapabilities(workspace=lsp.WorkspaceClientCapabilities(
+            did_change_watched_files=lsp.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True))),
+        root_uri=from_fs_path(str(root))))
+    for _ in range(50):
+        if registrations:
+            break
+        await asyncio.sleep(0.1)
+    (registration,) = registrations
+    assert registration.method == lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES
+    globs = [w["globPattern"] if isinstance(w, dict) else w.glob_pattern
+             for w in (registration.register_options["watchers"] if isinstance(registration.register_options, dict)
+                       else registration.register_options.watchers)]
+    assert "**/Kconfig" in globs and "**/.config" in globs
+    # The .config changes on disk (e.g. make olddefconfig): a watched-file
+    # event makes the hover show the new value.
+    drivers = root / "drivers" / "Kconfig"
+    uri = open_doc(client, drivers)
+    pos = position_of(drivers, "config E1000")
+    for _ in range(100):
+        if "value **m**" in await hover_text(client, uri, pos):
+            break
+        await asyncio.sleep(0.1)
+    (root / ".config").write_text((root / ".config").read_text().replace("CONFIG_E1000=m", "CONFIG_E1000=y"))
+    client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(changes=[lsp.FileEvent(
+        uri=from_fs_path(str(root / ".config")), type=lsp.FileChangeType.Changed)]))
+    for _ in range(100):
+        if "value **y**" in await hover_text(client, uri, pos):
+            break
+        await asyncio.sleep(0.1)
+    else:
+        raise AssertionError("the changed .config was not reloaded")
