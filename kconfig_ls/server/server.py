@@ -17,6 +17,7 @@ from ..ide import actions as ide_actions
 from ..ide import completion, diagnostics, hover, navigation, outline
 from ..ide.locate import Locator, in_config_text
 from ..ide.project import Project, Settings, find_root
+from .positions import Columns
 
 DEBOUNCE_SECONDS = 0.15
 #: Bound on the fix search a hover may run (it is cached afterwards).
@@ -53,6 +54,7 @@ class KconfigServer(LanguageServer):
         self.project: Project | None = None
         self.locator: Locator | None = None
         self.reload_task: asyncio.Task | None = None
+        self.columns = Columns(self)
         self.load_lock = asyncio.Lock()
 
     def loaded(self) -> Project | None:
@@ -113,6 +115,7 @@ class KconfigServer(LanguageServer):
                 files = len(result.kc.files) if result.kc else 0
                 self.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=f"{files} files parsed"))
             self.locator = Locator(result.kc) if result.kc else None
+            self.columns.forget()
             if result.error is not None:
                 self.window_show_message(
                     lsp.ShowMessageParams(type=lsp.MessageType.Error, message=f"kconfig-ls: {result.error}")
@@ -200,27 +203,33 @@ class KconfigServer(LanguageServer):
             text = self.workspace.get_text_document(uri).source
             result = project.config_result if project.is_config_file(path) else None
             problems = diagnostics.config_problems(kc, text, result)
+        lines = self.workspace.get_text_document(uri).lines
         self.text_document_publish_diagnostics(
-            lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[to_lsp_diagnostic(p) for p in problems])
+            lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[self.to_lsp_diagnostic(p, lines) for p in problems])
+        )
+
+    def to_lsp_diagnostic(self, p: diagnostics.Problem, lines: list[str]) -> lsp.Diagnostic:
+        line = max(p.line - 1, 0)
+        text = lines[line].rstrip("\r\n") if line < len(lines) else ""
+        start = self.columns.to_client(text, p.col)
+        end = self.columns.to_client(text, max(p.end_col, p.col))
+        return lsp.Diagnostic(
+            range=lsp.Range(lsp.Position(line, start), lsp.Position(line, end)),
+            message=p.message,
+            severity=_SEVERITY.get(p.severity, lsp.DiagnosticSeverity.Warning),
+            source="kconfig-ls",
+            code=p.code or None,
+            data=p.data,
         )
 
 
-def to_lsp_diagnostic(p: diagnostics.Problem) -> lsp.Diagnostic:
-    line = max(p.line - 1, 0)
-    return lsp.Diagnostic(
-        range=lsp.Range(lsp.Position(line, p.col), lsp.Position(line, max(p.end_col, p.col))),
-        message=p.message,
-        severity=_SEVERITY.get(p.severity, lsp.DiagnosticSeverity.Warning),
-        source="kconfig-ls",
-        code=p.code or None,
-        data=p.data,
-    )
-
-
 def location(project: Project, file: str, line: int, col: int = 0, end_col: int | None = None) -> lsp.Location:
-    start = lsp.Position(max(line - 1, 0), col)
-    end = lsp.Position(max(line - 1, 0), end_col if end_col is not None else col)
-    return lsp.Location(uri=from_fs_path(project.absolute(file)), range=lsp.Range(start, end))
+    path = project.absolute(file)
+    row = max(line - 1, 0)
+    end_col = end_col if end_col is not None else col
+    start = lsp.Position(row, server.columns.path_col(path, row, col))
+    end = lsp.Position(row, server.columns.path_col(path, row, end_col))
+    return lsp.Location(uri=from_fs_path(path), range=lsp.Range(start, end))
 
 
 server = KconfigServer()
@@ -327,10 +336,12 @@ def _target(ls: KconfigServer, uri: str, position: lsp.Position):
     if project is None or project.kc is None or ls.locator is None:
         return None, None
     path = uri_to_path(uri)
+    document = ls.workspace.get_text_document(uri)
+    line = document.lines[position.line].rstrip("\r\n") if position.line < len(document.lines) else ""
+    col = ls.columns.from_client(line, position.character)
     if is_kconfig_file(path):
-        return project, ls.locator.in_kconfig(project.relative(path), position.line + 1, position.character)
-    text = ls.workspace.get_text_document(uri).source
-    return project, in_config_text(project.kc, text, position.line + 1, position.character)
+        return project, ls.locator.in_kconfig(project.relative(path), position.line + 1, col)
+    return project, in_config_text(project.kc, document.source, position.line + 1, col)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
@@ -352,9 +363,11 @@ def on_hover(ls: KconfigServer, params: lsp.HoverParams) -> lsp.Hover | None:
             text = f"**CONFIG_{target.name}** is not defined for ARCH={project.arch}" + (
                 " (defined at " + ", ".join(f"{f}:{n}" for f, n in where) + ")" if where else "")
     line = target.line - 1
+    line_text = ls.columns.line_text(uri_to_path(params.text_document.uri), line)
+    start, end = (ls.columns.to_client(line_text, c) for c in (target.start_col, target.end_col))
     return lsp.Hover(
         contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text),
-        range=lsp.Range(lsp.Position(line, target.start_col), lsp.Position(line, target.end_col)),
+        range=lsp.Range(lsp.Position(line, start), lsp.Position(line, end)),
     )
 
 
@@ -443,7 +456,7 @@ def on_completion(ls: KconfigServer, params: lsp.CompletionParams) -> lsp.Comple
     document = ls.workspace.get_text_document(params.text_document.uri)
     lines = document.lines
     line_text = lines[params.position.line] if params.position.line < len(lines) else ""
-    before = line_text[: params.position.character]
+    before = line_text[: ls.columns.from_client(line_text, params.position.character)]
     if is_kconfig_file(path):
         items = completion.kconfig_completions(project.kc, project.root, project.relative(path), before)
     else:
@@ -499,9 +512,7 @@ def on_code_action(ls: KconfigServer, params: lsp.CodeActionParams) -> list[lsp.
         fix = ide_actions.fix_action(project, str(data.get("symbol")), str(data.get("target")), config_path, base)
         if fix is None:
             continue
-        edits = [lsp.TextEdit(range=lsp.Range(lsp.Position(c.start_line, c.start_col),
-                                              lsp.Position(c.end_line, c.end_col)), new_text=c.text)
-                 for c in fix.changes]
+        edits = text_edits(ls, base, fix.changes)
         actions.append(lsp.CodeAction(
             title=fix.title,
             kind=lsp.CodeActionKind.QuickFix,
@@ -510,6 +521,17 @@ def on_code_action(ls: KconfigServer, params: lsp.CodeActionParams) -> list[lsp.
             edit=lsp.WorkspaceEdit(changes={from_fs_path(fix.path): edits}),
         ))
     return actions
+
+
+def text_edits(ls: KconfigServer, base: str, changes: list[ide_actions.TextChange]) -> list[lsp.TextEdit]:
+    """Text changes against ``base`` as LSP edits (columns in client units)."""
+    lines = base.split("\n")
+
+    def position(row: int, col: int) -> lsp.Position:
+        return lsp.Position(row, ls.columns.to_client(lines[row] if row < len(lines) else "", col))
+
+    return [lsp.TextEdit(range=lsp.Range(position(c.start_line, c.start_col), position(c.end_line, c.end_col)),
+                         new_text=c.text) for c in changes]
 
 
 def _command_args(args: tuple, *names: str) -> list:
@@ -573,9 +595,7 @@ async def cmd_apply_how_to(ls: KconfigServer, *args) -> dict:
     if fix is None:
         answer = project.how_to(sym.name, str(target or "y"), base)
         return {"applied": False, "result": answer.to_dict()}
-    edits = [lsp.TextEdit(range=lsp.Range(lsp.Position(c.start_line, c.start_col),
-                                          lsp.Position(c.end_line, c.end_col)), new_text=c.text)
-             for c in fix.changes]
+    edits = text_edits(ls, base, fix.changes)
     if not os.path.exists(path):
         changes = [lsp.CreateFile(uri=from_fs_path(path)),
                    lsp.TextDocumentEdit(text_document=lsp.OptionalVersionedTextDocumentIdentifier(

@@ -375,3 +375,28 @@ async def test_file_watchers_are_registered_and_changes_reload(client: LanguageC
         await asyncio.sleep(0.1)
     else:
         raise AssertionError("the changed .config was not reloaded")
+
+
+@pytest.mark.asyncio
+async def test_columns_are_utf16_on_lines_with_non_ascii_text(client: LanguageClient, tmp_path):
+    root = make_tree(tmp_path)
+    line = '\tbool "Größe 🙂" if NET && NO_SUCH_UNICODE_SYMBOL'
+    (root / "extra" / "Kconfig").write_text(EXTRA_KCONFIG + f"\nconfig UNI\n{line}\n")
+    await start(client, root)
+    path = root / "extra" / "Kconfig"
+    uri = open_doc(client, path)
+    row = path.read_text().split("\n").index(line)
+
+    def utf16(col: int) -> int:
+        return len(line[:col].encode("utf-16-le")) // 2
+
+    diags = await wait_diagnostics(client, uri, lambda d: any("NO_SUCH_UNICODE" in x.message for x in d))
+    (undefined,) = [d for d in diags if "NO_SUCH_UNICODE" in d.message]
+    col = line.index("NO_SUCH")
+    assert (undefined.range.start.character, undefined.range.end.character) == (
+        utf16(col), utf16(col + len("NO_SUCH_UNICODE_SYMBOL")))
+    net = line.index("NET")
+    result = await client.text_document_hover_async(
+        lsp.HoverParams(lsp.TextDocumentIdentifier(uri), lsp.Position(row, utf16(net) + 1)))
+    assert "CONFIG_NET" in result.contents.value
+    assert result.range.start.character == utf16(net) != net
