@@ -299,12 +299,37 @@ def config_main(args: argparse.Namespace) -> int:
     os.chdir(tree)
     try:
         kc = Kconfig(ke.kconfig, srctree=".", env=ke.env, warn_stream=sys.stderr if args.verbose else None)
-        return _config_mode(kc, ke, args.mode, defconfig, config_in, out, fragments)
+        status = _config_mode(kc, ke, args.mode, defconfig, config_in, out, fragments)
     except KconfigError as exc:
         sys.stderr.write(f"kconfig-ls: {exc}\n")
         return 1
     finally:
         os.chdir(cwd)
+    if status == 0 and args.check_with_make and args.mode not in ("savedefconfig", "listnewconfig"):
+        return _check_written(tree, ke.arch, out or os.path.join(tree, ke.env.get("KCONFIG_CONFIG", ".config")))
+    return status
+
+
+def _check_written(tree: str, arch: str, path: str) -> int:
+    """``make olddefconfig`` on a copy of what was written must leave it
+    byte-identical; report the symbols it would change otherwise."""
+    import asyncio
+
+    from .validate.run import cache_root
+    from .validate.steps import StepFailed, check_with_make
+
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        text = f.read()
+    try:
+        differences = asyncio.run(check_with_make(tree, arch, text, cache_root() / "tmp"))
+    except StepFailed as failed:
+        sys.stderr.write(f"kconfig-ls: {failed.outcome.message}\n{failed.outcome.log_tail}\n")
+        return 1
+    if differences:
+        sys.stderr.write("kconfig-ls: make olddefconfig changes the written config: " + ", ".join(differences) + "\n")
+        return 1
+    sys.stderr.write(f"kconfig-ls: make olddefconfig leaves {path} unchanged\n")
+    return 0
 
 
 def _config_mode(kc, ke, mode, defconfig, config_in, out, fragments) -> int:
@@ -456,6 +481,8 @@ def build_parser() -> argparse.ArgumentParser:
     cfg.add_argument("--fragment", action="append", default=[], help="merge a *.config fragment (repeatable)")
     cfg.add_argument("-o", "--output", default=None, help="output file")
     cfg.add_argument("-v", "--verbose", action="store_true", help="print Kconfig warnings")
+    cfg.add_argument("--check-with-make", action="store_true",
+                     help="then run the kernel's make olddefconfig on a copy: it must change nothing")
     why = sub.add_parser("why", help="explain a symbol's value; with --to, what to set to change it")
     why.add_argument("symbol", help="symbol name (with or without CONFIG_)")
     why.add_argument("--tree", default=os.environ.get("KCONFIG_LS_KERNEL", "."), help="Kconfig or kernel tree")

@@ -131,3 +131,20 @@ def test_why_reports_impossible_targets_and_bad_input(tmp_path):
     assert proc.returncode == 2 and "NO_SUCH is not defined" in proc.stderr
     proc = cli("why", "PCI", "--tree", str(root), "--config", str(root / "missing.config"))
     assert proc.returncode == 2 and "config file not found" in proc.stderr
+
+
+@pytest.mark.kernel
+def test_config_check_with_make_accepts_what_make_leaves_alone(kernel_tree, tmp_path):
+    out = tmp_path / "tiny.config"
+    proc = cli("config", "--tree", str(kernel_tree), "--arch", "x86_64", "allnoconfig", "-o", str(out),
+               "--check-with-make")
+    assert proc.returncode == 0, proc.stderr
+    assert "make olddefconfig leaves" in proc.stderr and "unchanged" in proc.stderr
+
+
+def test_config_differences_name_the_symbols():
+    from kconfig_ls.validate.steps import config_differences
+
+    ours = "CONFIG_A=y\n# CONFIG_B is not set\nCONFIG_C=3\n"
+    theirs = "CONFIG_A=y\nCONFIG_B=y\nCONFIG_D=1\n"
+    assert config_differences(ours, theirs) == ["B", "C", "D"]
