@@ -202,7 +202,7 @@ class _Search:
         self.blockers: list[str] = []
         #: Options per (symbol, low, high) within one expansion: a symbol
         #: needed by many conditions is worked out once.
-        self.memo: dict[tuple, list[Assignments]] = {}
+        self.memo: dict[tuple, tuple[list[Assignments], list[str]]] = {}
 
     # -- the best-first loop ----------------------------------------------------------
     def run(self, result: HowTo) -> None:
@@ -304,17 +304,23 @@ class _Search:
         key = (sym, lo, hi)
         known = self.memo.get(key)
         if known is not None:
-            return known
+            options, blockers = known
+            self.blockers.extend(blockers)
+            return options
         if key in path or len(path) > MAX_DEPTH or time.monotonic() > self.deadline:
             return []
         path = path | {key}
+        mark = len(self.blockers)
         if value < lo:
             options = self._raise(sym, lo, hi, path)
         else:
             options = self._lower(sym, lo, hi, path)
-        if not options:
+        if options:
+            # Alternatives that failed do not matter when another works.
+            del self.blockers[mark:]
+        else:
             self.blockers.append(self._blocker(sym, lo, hi))
-        self.memo[key] = options
+        self.memo[key] = (options, self.blockers[mark:])
         return options
 
     def _raise(self, sym: Symbol, lo: int, hi: int, path: frozenset) -> list[Assignments]:
@@ -401,6 +407,7 @@ class _Search:
         if key in path or len(path) > MAX_DEPTH:
             return []
         path = path | {key}
+        mark = len(self.blockers)
         options: list[Assignments] = []
         range_note = None
         if sym.prompts:
@@ -422,7 +429,9 @@ class _Search:
                 reach = [{}] if _same_value(sym, target.str_value_now, value) else (
                     [] if _literal(target) else self.value_options(target, value, path))
                 options += _product([reach, self.expr_options(prop.cond, M, Y, path)])
-        if not options:
+        if options:
+            del self.blockers[mark:]
+        else:
             self.blockers.append(range_note or f"{name} cannot be set to {value}" + (
                 "" if sym.prompts else ": it has no prompt and no default gives that value"))
         return _cheapest(options)
