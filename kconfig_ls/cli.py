@@ -405,12 +405,12 @@ def why_main(args: argparse.Namespace) -> int:
     if project is None:
         return status
     kc = project.kc
-    name = args.symbol.removeprefix(configfile.config_prefix(kc))
+    prefix = configfile.config_prefix(kc)
+    name = args.symbol.removeprefix(prefix)
     sym = kc.find(name)
     if sym is None or not sym.nodes:
         sys.stderr.write(f"kconfig-ls: {name} is not defined in this tree (ARCH={project.arch})\n")
         return 2
-    prefix = configfile.config_prefix(kc)
     if args.to is None:
         ex = explain(kc, sym, project.relative(project.config_path) if project.config_text is not None else None)
         if args.json:

@@ -11,6 +11,7 @@ from ..kconfig.expr import BOOL, TRISTATE, expr_symbols
 from ..kconfig.howto import HowTo
 from ..kconfig.symbols import Symbol
 from ..kconfig.tree import Kconfig
+from .project import Project
 
 
 def live_expr(e) -> str:
@@ -43,12 +44,33 @@ def fix_markdown(fix: HowTo) -> str:
     return ""
 
 
-def hover_markdown(kc: Kconfig, sym: Symbol, config_name: str | None = None, fix: HowTo | None = None) -> str:
+def symbol_hover(project: Project, sym: Symbol, fix_seconds: float) -> str:
+    """The hover of a symbol in a loaded project, with the first verified
+    fix when it is ``n`` or not the user's value (the search is bounded by
+    ``fix_seconds`` and cached per load)."""
+    config_name = project.relative(project.config_path)
+    if not sym.nodes:
+        return hover_markdown(project.kc, sym, config_name)
+    ex = explain(project.kc, sym, config_name)
+    fix = None
+    target = fix_target(sym, ex)
+    if target is not None:
+        try:
+            fix = project.how_to(sym.name, target, time_limit=fix_seconds)
+        except (KeyError, ValueError):
+            fix = None
+    return hover_markdown(project.kc, sym, config_name, fix, ex)
+
+
+def hover_markdown(
+    kc: Kconfig, sym: Symbol, config_name: str | None = None, fix: HowTo | None = None, ex: Explanation | None = None
+) -> str:
     """Type, value and its origin, a "why" with the first fix when the value
-    is ``n`` or not the user's, then the properties with live values."""
+    is ``n`` or not the user's, then the properties with live values
+    (``ex``: the symbol's explanation, if already made)."""
     if not sym.nodes:
         return f"**{sym.name}** is not defined in the loaded tree (value n)"
-    ex = explain(kc, sym, config_name)
+    ex = ex or explain(kc, sym, config_name)
     value = ex.value
     name = "choice" if sym.is_choice else "CONFIG_" + ex.name
     parts = [f"**{name}** · {sym.type_name} · value **{value}**", f"Value comes from: {ex.origin}"]

@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .explain import reverse_index
-from .explain_text import c_expr_text, readable_expr
+from .explain_text import c_expr_text, or_terms, readable_expr
 from .expr import (
     AND,
     BOOL,
@@ -481,7 +481,7 @@ class _Search:
                 return _product([self.expr_options(t, lo, Y, path) for t in terms if eval_expr(t) < lo])
             return self._union(self.expr_options(t, N, hi, path) for t in terms if eval_expr(t) > hi)
         if op == OR:
-            terms = _or_terms(e)
+            terms = or_terms(e)
             if value < lo:
                 return self._union(self.expr_options(t, lo, Y, path) for t in terms)
             return _product([self.expr_options(t, N, hi, path) for t in terms if eval_expr(t) > hi])
@@ -583,12 +583,6 @@ def _candidate_values(sym: Symbol, op: int, const: str) -> list[str]:
         n = number + step
         out.append(str(n) if base == 10 else hex(n) if n >= 0 else "")
     return [v for v in out if v]
-
-
-def _or_terms(e) -> list:
-    if e.__class__ is tuple and e[0] == OR:
-        return _or_terms(e[1]) + _or_terms(e[2])
-    return [e]
 
 
 def _merge(a: Assignments, b: Assignments) -> Assignments | None:

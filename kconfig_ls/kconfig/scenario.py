@@ -139,16 +139,13 @@ class Scenario:
             sym = kc.find(name)
             if sym is None:
                 continue
-            self._touch(sym)
+            self._touched.append(sym)
             if sym.is_choice_value:
-                self._touch(sym.choice)
+                self._touched.append(sym.choice)
             if sym.type == STRING:
                 value = configfile.escape_string_value(value)
             configfile.apply_user_value(sym, value, _ignore)
         kc.invalidate()
-
-    def _touch(self, sym: Symbol) -> None:
-        self._touched.append(sym)
 
     def verify(self, assignments: dict[str, str]) -> set[str]:
         """Read the base text with ``assignments`` written in exactly as

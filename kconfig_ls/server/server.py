@@ -356,8 +356,7 @@ def on_hover(ls: KconfigServer, params: lsp.HoverParams) -> lsp.Hover | None:
         elif target.kind == "macro":
             text = hover.macro_markdown(target.name, target.expansion, project.trusted)
         elif target.symbol is not None:
-            text = hover.hover_markdown(kc, target.symbol, project.relative(project.config_path),
-                                        _hover_fix(project, target.symbol))
+            text = hover.symbol_hover(project, target.symbol, HOVER_FIX_SECONDS)
         else:
             where = navigation.definitions(project, kc, target.name)
             text = f"**CONFIG_{target.name}** is not defined for ARCH={project.arch}" + (
@@ -369,20 +368,6 @@ def on_hover(ls: KconfigServer, params: lsp.HoverParams) -> lsp.Hover | None:
         contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text),
         range=lsp.Range(lsp.Position(line, start), lsp.Position(line, end)),
     )
-
-
-def _hover_fix(project: Project, sym):
-    """The first verified fix for a symbol that is ``n`` or not the user's
-    value (cached per load; the search is bounded for hover)."""
-    from ..kconfig.explain import explain
-
-    target = hover.fix_target(sym, explain(project.kc, sym))
-    if target is None:
-        return None
-    try:
-        return project.how_to(sym.name, target, time_limit=HOVER_FIX_SECONDS)
-    except (KeyError, ValueError):
-        return None
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
@@ -536,17 +521,22 @@ def text_edits(ls: KconfigServer, base: str, changes: list[ide_actions.TextChang
 
 def _command_args(args: tuple, *names: str) -> list:
     """Positional command arguments, or one object holding them by name."""
-    if len(args) == 1 and isinstance(args[0], dict):
-        return [args[0].get(n) for n in names]
     if len(args) == 1 and isinstance(args[0], list):
         args = tuple(args[0])
+    if len(args) == 1 and isinstance(args[0], dict):
+        return [args[0].get(n) for n in names]
     return [args[i] if i < len(args) else None for i in range(len(names))]
 
 
-def _symbol_for(ls: KconfigServer, name):
+def _require_loaded(ls: KconfigServer) -> Project:
     project = ls.loaded()
     if project is None:
         raise ValueError("no Kconfig tree is loaded")
+    return project
+
+
+def _symbol_for(ls: KconfigServer, name):
+    project = _require_loaded(ls)
     if not isinstance(name, str) or not name:
         raise ValueError("expected a symbol name")
     name = name.removeprefix("CONFIG_")
@@ -607,13 +597,6 @@ async def cmd_apply_how_to(ls: KconfigServer, *args) -> dict:
     return {"applied": bool(response.applied), "title": fix.title, "result": fix.answer.to_dict()}
 
 
-def _options(args: tuple) -> dict:
-    """A command's single options object (or none)."""
-    if len(args) == 1 and isinstance(args[0], list):
-        args = tuple(args[0])
-    return args[0] if args and isinstance(args[0], dict) else {}
-
-
 @server.command("kconfig.writeConfig")
 async def cmd_write_config(ls: KconfigServer, *args) -> dict:
     """Write the configuration the server shows to ``path`` (default: the
@@ -622,14 +605,10 @@ async def cmd_write_config(ls: KconfigServer, *args) -> dict:
 
     from ..validate.run import write_config
 
-    project = ls.loaded()
-    if project is None:
-        raise ValueError("no Kconfig tree is loaded")
-    options = _options(args)
-    if args and isinstance(args[0], str):
-        options = {"path": args[0]}
+    project = _require_loaded(ls)
+    (path,) = _command_args(args, "path")
     outcome = await ls.run_with_progress(
-        "kconfig-ls: write config", lambda report: write_config(project, options.get("path"), report))
+        "kconfig-ls: write config", lambda report: write_config(project, path, report))
     return asdict(outcome)
 
 
@@ -644,14 +623,12 @@ async def cmd_validate(ls: KconfigServer, *args) -> dict:
     from ..validate.run import validate
     from ..validate.steps import Outcome
 
-    project = ls.loaded()
-    if project is None:
-        raise ValueError("no Kconfig tree is loaded")
-    options = _options(args)
+    project = _require_loaded(ls)
+    boot, build_dir, add_essentials, jobs = _command_args(args, "boot", "buildDir", "addBootEssentials", "jobs")
 
     def job(report):
-        return validate(project, report, build_dir=options.get("buildDir"), boot=bool(options.get("boot", True)),
-                        add_essentials=bool(options.get("addBootEssentials", False)), jobs=options.get("jobs"))
+        return validate(project, report, build_dir=build_dir, boot=boot is None or bool(boot),
+                        add_essentials=bool(add_essentials), jobs=jobs)
 
     def cancelled():
         return Outcome(False, "cancelled", "validation cancelled; make and QEMU were stopped")

@@ -84,6 +84,19 @@ async def hover_text(client: LanguageClient, uri: str, pos: lsp.Position) -> str
     return result.contents.value
 
 
+async def wait_hover(client: LanguageClient, uri: str, pos: lsp.Position, needle: str, what: str) -> str:
+    """Hover until the text contains ``needle`` (the server reloads in the
+    background); fails saying ``what`` never showed."""
+    import asyncio
+
+    for _ in range(100):
+        text = await hover_text(client, uri, pos)
+        if needle in text:
+            return text
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"hover never showed {what}")
+
+
 async def wait_diagnostics(client: LanguageClient, uri: str, predicate, tries: int = 100) -> list[lsp.Diagnostic]:
     import asyncio
 
@@ -170,7 +183,6 @@ async def test_broken_line_gets_a_diagnostic_and_fixing_clears_it(client: Langua
 
 @pytest.mark.asyncio
 async def test_editing_a_default_changes_the_hover_value(client: LanguageClient, tmp_path):
-    import asyncio
 
     root, top, uri = await opened(client, tmp_path, "Kconfig")
     pos = position_of(top, "config LOG_BUF_SHIFT")
@@ -180,12 +192,7 @@ async def test_editing_a_default_changes_the_hover_value(client: LanguageClient,
         lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
         [lsp.TextDocumentContentChangePartial(range=lsp.Range(lsp.Position(line, 9), lsp.Position(line, 11)),
                                               text="20")]))
-    for _ in range(100):
-        if "value **20**" in await hover_text(client, uri, pos):
-            break
-        await asyncio.sleep(0.1)
-    else:
-        raise AssertionError("hover never showed the edited default")
+    await wait_hover(client, uri, pos, "value **20**", "the edited default")
 
 
 @pytest.mark.asyncio
@@ -362,19 +369,11 @@ async def test_file_watchers_are_registered_and_changes_reload(client: LanguageC
     drivers = root / "drivers" / "Kconfig"
     uri = open_doc(client, drivers)
     pos = position_of(drivers, "config E1000")
-    for _ in range(100):
-        if "value **m**" in await hover_text(client, uri, pos):
-            break
-        await asyncio.sleep(0.1)
+    await wait_hover(client, uri, pos, "value **m**", "the loaded .config's value")
     (root / ".config").write_text((root / ".config").read_text().replace("CONFIG_E1000=m", "CONFIG_E1000=y"))
     client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(changes=[lsp.FileEvent(
         uri=from_fs_path(str(root / ".config")), type=lsp.FileChangeType.Changed)]))
-    for _ in range(100):
-        if "value **y**" in await hover_text(client, uri, pos):
-            break
-        await asyncio.sleep(0.1)
-    else:
-        raise AssertionError("the changed .config was not reloaded")
+    await wait_hover(client, uri, pos, "value **y**", "the changed .config's value")
 
 
 @pytest.mark.asyncio
