@@ -6,11 +6,12 @@ bad values and values that will not stick."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..kconfig.configfile import ConfigReadResult
 from ..kconfig.explain import explain
 from ..kconfig.expr import BOOL, HEX, INT, STRING, TRI_STR, TRISTATE, N
+from ..kconfig.filecheck import FileCheck
 from ..kconfig.tree import Kconfig
 from .project import Project
 
@@ -30,23 +31,14 @@ class Problem:
     data: dict | None = None
 
 
+#: Codes of the problems only a load of the whole tree finds (recursive
+#: dependencies, values): a quick check keeps them from the last load.
+TREE_CODES = frozenset({"recursive-dep", "unmet-select", "shell-untrusted", "config", "value-not-kept"})
+
+
 def kconfig_problems(project: Project, kc: Kconfig, file: str) -> list[Problem]:
-    problems: list[Problem] = []
-    for d in kc.diagnostics:
-        if d.file != file:
-            continue
-        end = d.end_col if d.end_col is not None else d.col + 1000
-        problems.append(Problem(d.line, d.col, end, d.message, d.severity.value, d.code or "kconfig"))
-    index = project.all_arch_definitions()
-    for sym in kc.undefined_references():
-        if sym.name in index:
-            continue  # defined for another architecture
-        for ref_file, start, end in sym.refs:
-            if ref_file == file:
-                line, col = kc.locate(file, start)
-                problems.append(Problem(line, col, col + end - start,
-                                        f"'{sym.name}' is not defined in any Kconfig file", WARNING,
-                                        "undefined-symbol"))
+    """Every problem of Kconfig file ``file`` of the loaded tree ``kc``."""
+    problems = file_problems(project, kc, file)
     for sym in kc.all_symbols:
         if sym.rev_dep is None or not sym.nodes or not any(n.file == file for n in sym.nodes):
             continue
@@ -57,6 +49,43 @@ def kconfig_problems(project: Project, kc: Kconfig, file: str) -> list[Problem]:
                                     f"unmet direct dependencies: {sym.name} is selected "
                                     f"({TRI_STR[sym.rev_dep_tri]}) but depends on n", WARNING, "unmet-select",
                                     {"symbol": sym.name, "target": "deps"}))
+    if project.shell.denied and file == kc.top_file:
+        problems.append(Problem(1, 0, 0, f"{len(project.shell.denied)} $(shell,...) commands were not run "
+                                "because this tree is not trusted; values that depend on the toolchain may "
+                                "differ from make", INFO, "shell-untrusted"))
+    return problems
+
+
+def quick_kconfig_problems(project: Project, kc: Kconfig, file: str, text: str) -> list[Problem]:
+    """The problems of ``text`` as Kconfig file ``file`` found without
+    re-linking the tree (see :class:`~kconfig_ls.kconfig.filecheck.FileCheck`):
+    syntax, types, undefined symbols; not those with :data:`TREE_CODES`."""
+    index = project.all_arch_definitions({**project.overlays, file: text})
+    return file_problems(project, FileCheck(kc, file, text), file, index)
+
+
+def file_problems(project: Project, kc: Kconfig, file: str,
+                  index: dict[str, list[tuple[str, int]]] | None = None) -> list[Problem]:
+    """The problems of ``file`` that its own text shows: the engine's
+    diagnostics, undefined symbols, int/hex/string symbols used as truth
+    values."""
+    problems: list[Problem] = []
+    for d in kc.diagnostics:
+        if d.file != file:
+            continue
+        end = d.end_col if d.end_col is not None else d.col + 1000
+        problems.append(Problem(d.line, d.col, end, d.message, d.severity.value, d.code or "kconfig"))
+    if index is None:
+        index = project.all_arch_definitions()
+    for sym in kc.undefined_references():
+        if sym.name in index:
+            continue  # defined for another architecture
+        for ref_file, start, end in sym.refs:
+            if ref_file == file:
+                line, col = kc.locate(file, start)
+                problems.append(Problem(line, col, col + end - start,
+                                        f"'{sym.name}' is not defined in any Kconfig file", WARNING,
+                                        "undefined-symbol"))
     for use_file, start, end, sym in kc.logical_uses:
         if use_file == file and sym.type in (INT, HEX, STRING):
             line, col = kc.locate(file, start)
@@ -66,11 +95,32 @@ def kconfig_problems(project: Project, kc: Kconfig, file: str) -> list[Problem]:
                                     f"'{sym.name}' is {article} {sym.type_name} symbol: as a truth value it is "
                                     f"always n; compare it instead (e.g. {sym.name} != {zero})",
                                     WARNING, "non-bool-in-logic"))
-    if project.shell.denied and file == kc.top_file:
-        problems.append(Problem(1, 0, 0, f"{len(project.shell.denied)} $(shell,...) commands were not run "
-                                "because this tree is not trusted; values that depend on the toolchain may "
-                                "differ from make", INFO, "shell-untrusted"))
     return problems
+
+
+def carry_over(previous: list[Problem], old_text: str, new_text: str) -> list[Problem]:
+    """The problems of ``previous`` with :data:`TREE_CODES`, moved from
+    ``old_text`` to ``new_text``: lines above and below the changed region
+    keep their problem (shifted), problems inside it are dropped."""
+    old_lines = old_text.split("\n")
+    new_lines = new_text.split("\n")
+    limit = min(len(old_lines), len(new_lines))
+    prefix = 0
+    while prefix < limit and old_lines[prefix] == new_lines[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < limit - prefix and old_lines[-1 - suffix] == new_lines[-1 - suffix]:
+        suffix += 1
+    shift = len(new_lines) - len(old_lines)
+    kept = []
+    for p in previous:
+        if p.code not in TREE_CODES:
+            continue
+        if p.line <= prefix:
+            kept.append(p)
+        elif p.line > len(old_lines) - suffix:
+            kept.append(replace(p, line=p.line + shift))
+    return kept
 
 
 def config_problems(kc: Kconfig, text: str, result: ConfigReadResult | None) -> list[Problem]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ..kconfig import configfile
@@ -103,11 +103,17 @@ class ShellPolicy:
         return result
 
 
+class LoadCancelled(Exception):
+    """Raised inside a load that was asked to stop."""
+
+
 @dataclass
 class LoadResult:
     kc: Kconfig | None
     error: KconfigError | None = None
     config_warnings: list = field(default_factory=list)
+    #: The load was abandoned; ``kc`` is the tree loaded before.
+    cancelled: bool = False
 
 
 class Project:
@@ -134,6 +140,9 @@ class Project:
         self.config_text: str | None = None
         self.lock = threading.RLock()
         self._all_arch_index: dict[str, list[tuple[str, int]]] | None = None
+        self._disk_names_by_file: dict[str, list[str]] = {}
+        #: The index with the open buffers' definitions, and the buffers it is for.
+        self._merged_index: tuple[tuple, dict[str, list[tuple[str, int]]]] | None = None
         self.file_count_hint = 0
         self._fixes: dict[tuple, HowTo] = {}
 
@@ -161,49 +170,92 @@ class Project:
         return name if os.path.isabs(name) else os.path.join(self.root, name)
 
     # -- loading -----------------------------------------------------------------
-    def load(self, progress: Callable[[int], None] | None = None) -> LoadResult:
-        """(Re)load the tree with the current overlays, then the config."""
-        with self.lock, gc_paused():
-            try:
+    def load(
+        self,
+        progress: Callable[[int], None] | None = None,
+        cancel: threading.Event | None = None,
+        config_only: bool = False,
+    ) -> LoadResult:
+        """(Re)load the tree with the current overlays, then the config.
+
+        The new tree is built aside and swapped in at the end, so readers
+        of :attr:`kc` are not held up.  ``cancel``, once set, abandons the
+        load (a newer edit makes it pointless) and keeps the previous tree.
+        ``config_only`` re-reads just the configuration into the loaded tree
+        (a few times faster), when no Kconfig file changed."""
+        if config_only and self.kc is not None:
+            with self.lock, gc_paused():
+                kc = self.kc
+                kc.reset_values()
+                self.config_text, self.config_result = self._load_config(kc, self.overlays)
+                self._fixes = {}
+                return LoadResult(kc, None, self.config_result.warnings if self.config_result else [])
+
+        def report(done: int) -> None:
+            if cancel is not None and cancel.is_set():
+                raise LoadCancelled
+            if progress is not None:
+                progress(done)
+
+        with self.lock:
+            overlays = dict(self.overlays)
+        try:
+            with gc_paused():
                 kc = Kconfig(
                     self.top,
                     srctree=self.root,
                     env=self.env,
                     shell=self.shell,
                     info=lambda _text: None,
-                    overlays=self.overlays,
+                    overlays=overlays,
                     lex_cache=self.lex_cache,
-                    progress=progress,
+                    progress=report,
                 )
-            except KconfigError as exc:
-                self.load_error = exc
-                return LoadResult(self.kc, exc)
+                report(len(kc.files))
+                config_text, config_result = self._load_config(kc, overlays)
+        except KconfigError as exc:
+            self.load_error = exc
+            return LoadResult(self.kc, exc)
+        except LoadCancelled:
+            return LoadResult(self.kc, cancelled=True)
+        with self.lock:
             self.load_error = None
             self.file_count_hint = len(kc.files)
-            self.config_result = self._load_config(kc)
+            self.config_text, self.config_result = config_text, config_result
             self.kc = kc
             self._fixes = {}
-            return LoadResult(kc, None, self.config_result.warnings if self.config_result else [])
+            self._forget_unused_lexing(kc)
+        return LoadResult(kc, None, config_result.warnings if config_result else [])
 
-    def _load_config(self, kc: Kconfig) -> configfile.ConfigReadResult | None:
+    def _forget_unused_lexing(self, kc: Kconfig) -> None:
+        """Drop the lexing of file texts this load did not use (earlier
+        versions of edited buffers), so a long session does not grow."""
+        used = {(name, source.text) for name, source in kc.files.items()}
+        for key in [key for key in self.lex_cache if key not in used]:
+            del self.lex_cache[key]
+
+    def _load_config(
+        self, kc: Kconfig, overlays: dict[str, str]
+    ) -> tuple[str | None, configfile.ConfigReadResult | None]:
+        """Read the config (an open buffer over the file) into ``kc``:
+        its text and the reading's result (both None without a config)."""
         path = self.config_path
-        text = self.overlays.get(self.relative(path))
+        text = overlays.get(self.relative(path))
         if text is None and os.path.isfile(path):
             try:
                 with open(path, encoding="utf-8", errors="surrogateescape") as f:
                     text = f.read()
             except OSError:
                 text = None
-        self.config_text = text
         if text is None:
             # No config: every symbol at its default, as olddefconfig on an
             # empty file.
             configfile.settle_after_read(kc, None)
-            return None
+            return None, None
         kc.conf_changed = False
         result = configfile.read_config_simple(kc, path, self.relative(path), text=text)
         configfile.settle_after_read(kc, result)
-        return result
+        return text, result
 
     # -- explanations ---------------------------------------------------------------
     def how_to(self, name: str, target: str, base_text: str | None = None, time_limit: float = 5.0) -> HowTo:
@@ -240,15 +292,37 @@ class Project:
         return os.path.abspath(path) == os.path.abspath(self.config_path)
 
     # -- the definition index over every arch ---------------------------------------
-    def all_arch_definitions(self) -> dict[str, list[tuple[str, int]]]:
+    def all_arch_definitions(self, texts: dict[str, str] | None = None) -> dict[str, list[tuple[str, int]]]:
         """name -> [(file, line)] for every ``config``/``menuconfig`` in every
-        Kconfig file under the root, whether the current arch loads it or not."""
+        Kconfig file under the root, whether the current arch loads it or not.
+        ``texts`` (file name -> text; default: the open buffers) stand in
+        for the files on disk."""
+        disk = self._disk_definitions()
+        texts = self.overlays if texts is None else texts
+        edited = {name: text for name, text in texts.items() if _is_kconfig_name(name)}
+        if not edited:
+            return disk
+        key = tuple(sorted((name, hash(text)) for name, text in edited.items()))
+        if self._merged_index is not None and self._merged_index[0] == key:
+            return self._merged_index[1]
+        merged = dict(disk)
+        for name, text in edited.items():
+            for sym in self._disk_names_by_file.get(name, ()):
+                merged[sym] = [where for where in merged[sym] if where[0] != name]
+            for sym, line in _definitions_in(text):
+                merged[sym] = [*merged.get(sym, ()), (name, line)]
+        merged = {sym: where for sym, where in merged.items() if where}
+        self._merged_index = (key, merged)
+        return merged
+
+    def _disk_definitions(self) -> dict[str, list[tuple[str, int]]]:
         if self._all_arch_index is None:
             index: dict[str, list[tuple[str, int]]] = {}
+            by_file: dict[str, list[str]] = {}
             for dirpath, dirnames, filenames in os.walk(self.root):
                 dirnames[:] = [d for d in dirnames if not d.startswith(".")]
                 for fname in filenames:
-                    if not fname.startswith(("Kconfig", "Config.in")):
+                    if not _is_kconfig_name(fname):
                         continue
                     path = os.path.join(dirpath, fname)
                     try:
@@ -257,8 +331,22 @@ class Project:
                     except OSError:
                         continue
                     rel = self.relative(path)
-                    for m in _DEFINITION_RE.finditer(text):
-                        line = text.count("\n", 0, m.start()) + 1
-                        index.setdefault(m.group(1), []).append((rel, line))
-            self._all_arch_index = index
+                    for sym, line in _definitions_in(text):
+                        index.setdefault(sym, []).append((rel, line))
+                        by_file.setdefault(rel, []).append(sym)
+            self._all_arch_index, self._disk_names_by_file = index, by_file
         return self._all_arch_index
+
+
+def _is_kconfig_name(name: str) -> bool:
+    base = os.path.basename(name)
+    return base.startswith(ROOT_FILES) or base.endswith(".kconfig")
+
+
+def _definitions_in(text: str) -> Iterator[tuple[str, int]]:
+    """(name, line) of each ``config``/``menuconfig`` line of a Kconfig text."""
+    line, last = 1, 0
+    for m in _DEFINITION_RE.finditer(text):
+        line += text.count("\n", last, m.start())
+        last = m.start()
+        yield m.group(1), line

@@ -84,6 +84,28 @@ class Kconfig:
     ):
         if sys.getrecursionlimit() < 20000:
             sys.setrecursionlimit(20000)
+        self._init_state(filename, srctree, env, warn_stream, overlays, lex_cache, progress)
+        if shell is None:
+            # Commands see the tree as their working directory, as under make.
+            def shell(command: str) -> str:
+                return run_shell(command, cwd=self.srctree, env=self.env)
+
+        self.pp = Preprocessor(env=self.env, shell=shell, info=info or print, warn=self._pp_warning)
+
+        with gc_paused():
+            self._load(filename)
+
+    def _init_state(
+        self,
+        filename: str,
+        srctree: str | None,
+        env: Mapping[str, str] | None,
+        warn_stream,
+        overlays: Mapping[str, str] | None,
+        lex_cache: dict | None,
+        progress: Callable[[int], None] | None,
+    ) -> None:
+        """Empty tables, ready for :meth:`_load`."""
         self.srctree = srctree if srctree is not None else os.environ.get("srctree", ".")
         self.env = dict(env) if env is not None else dict(os.environ)
         self.warn_stream = warn_stream
@@ -113,15 +135,6 @@ class Kconfig:
         self.root = MenuNode(None, None, filename, 1, "root")
         self.top_file = filename
         self._checked: set[Symbol] = set()
-        if shell is None:
-            # Commands see the tree as their working directory, as under make.
-            def shell(command: str) -> str:
-                return run_shell(command, cwd=self.srctree, env=self.env)
-
-        self.pp = Preprocessor(env=self.env, shell=shell, info=info or print, warn=self._pp_warning)
-
-        with gc_paused():
-            self._load(filename)
 
     def _load(self, filename: str) -> None:
         Builder(self).parse_file(filename)
@@ -133,10 +146,14 @@ class Kconfig:
         self._finalize(self.root)
         self._index_properties()
         self._hash_order: list[Symbol] | None = None
-        self.cycles = find_cycles(self) if not self.errors else []
+        # The C tool stops at syntax errors before looking for cycles, so
+        # their reports are printed only for a clean tree; an editor still
+        # wants to see them while a line elsewhere is broken.
+        printed = not self.errors
+        self.cycles = find_cycles(self)
         for report in self.cycles:
             self.diagnostics.extend(report.links)
-            if self.warn_stream is not None:
+            if self.warn_stream is not None and printed:
                 self.warn_stream.write(report.text)
         #: The C tool's "configuration changed" flag (conf_set_changed).
         self.conf_changed = True

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
 import uuid
 from urllib.parse import unquote, urlparse
 
@@ -19,7 +20,10 @@ from ..ide.locate import Locator, in_config_text
 from ..ide.project import Project, Settings, find_root
 from .positions import Columns
 
-DEBOUNCE_SECONDS = 0.15
+#: Quiet time after an edit before the edited buffer is checked on its own.
+QUICK_CHECK_SECONDS = 0.03
+#: Quiet time after an edit before the whole tree is re-linked.
+DEBOUNCE_SECONDS = 0.25
 #: Bound on the fix search a hover may run (it is cached afterwards).
 HOVER_FIX_SECONDS = 2.0
 _SEVERITY = {
@@ -54,6 +58,15 @@ class KconfigServer(LanguageServer):
         self.project: Project | None = None
         self.locator: Locator | None = None
         self.reload_task: asyncio.Task | None = None
+        #: Pending quick checks of edited buffers, by URI.
+        self.check_tasks: dict[str, asyncio.Task] = {}
+        #: Set to abandon the re-load in progress (a newer edit came in).
+        self.cancel_load = threading.Event()
+        #: Whether a Kconfig file changed since the last load (else only
+        #: the config needs reading again).
+        self.tree_dirty = False
+        #: Problems of the loaded tree per file, for the current load.
+        self.tree_problems: dict[str, list[diagnostics.Problem]] = {}
         self.columns = Columns(self)
         self.load_lock = asyncio.Lock()
 
@@ -86,7 +99,7 @@ class KconfigServer(LanguageServer):
             self.project = Project(root, self.settings)
         return self.project
 
-    async def load(self, with_progress: bool = True) -> None:
+    async def load(self, with_progress: bool = True, config_only: bool = False) -> None:
         project = self.project
         if project is None:
             return
@@ -110,10 +123,17 @@ class KconfigServer(LanguageServer):
                 self.work_done_progress.begin(
                     token, lsp.WorkDoneProgressBegin(title="Loading Kconfig tree", message=project.root, percentage=0)
                 )
-            result = await loop.run_in_executor(None, project.load, report)
+            self.cancel_load.clear()
+            config_only = config_only and not self.tree_dirty
+            self.tree_dirty = False
+            result = await loop.run_in_executor(None, project.load, report, self.cancel_load, config_only)
             if token is not None:
                 files = len(result.kc.files) if result.kc else 0
                 self.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=f"{files} files parsed"))
+            if result.cancelled:
+                self.tree_dirty = self.tree_dirty or not config_only
+                return
+            self.tree_problems = {}
             self.locator = Locator(result.kc) if result.kc else None
             self.columns.forget()
             if result.error is not None:
@@ -168,14 +188,32 @@ class KconfigServer(LanguageServer):
                 self.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=done))
         return outcome
 
-    def schedule_reload(self) -> None:
+    def schedule_reload(self, tree_changed: bool = True) -> None:
+        """Re-load after a quiet time; a re-load in progress is abandoned."""
+        if tree_changed:
+            self.tree_dirty = True
         if self.reload_task is not None and not self.reload_task.done():
             self.reload_task.cancel()
+        if self.project is not None and self.project.kc is not None:
+            self.cancel_load.set()
         self.reload_task = asyncio.ensure_future(self._reload_later())
 
     async def _reload_later(self) -> None:
         await asyncio.sleep(DEBOUNCE_SECONDS)
-        await self.load(with_progress=False)
+        await self.load(with_progress=False, config_only=True)
+
+    def schedule_check(self, uri: str) -> None:
+        """Publish the problems of an edited buffer after a short quiet time,
+        without waiting for the tree to be re-linked."""
+        pending = self.check_tasks.get(uri)
+        if pending is not None and not pending.done():
+            pending.cancel()
+        self.check_tasks[uri] = asyncio.ensure_future(self._check_later(uri))
+
+    async def _check_later(self, uri: str) -> None:
+        await asyncio.sleep(QUICK_CHECK_SECONDS)
+        if uri in self.workspace.text_documents:
+            self.publish(uri)
 
     # -- diagnostics ---------------------------------------------------------------------
     def publish_all(self) -> None:
@@ -183,30 +221,49 @@ class KconfigServer(LanguageServer):
             self.publish(uri)
 
     def publish(self, uri: str) -> None:
-        project, kc = self.project, self.project.kc if self.project else None
+        """Publish the problems of an open document, for its current text."""
+        project = self.project
         if project is None:
             return
-        path = uri_to_path(uri)
+        document = self.workspace.get_text_document(uri)
+        problems = self.problems(project, uri_to_path(uri), document.source)
+        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
+            uri=uri, diagnostics=[self.to_lsp_diagnostic(p, document.lines) for p in problems]))
+
+    def problems(self, project: Project, path: str, text: str) -> list[diagnostics.Problem]:
+        """The problems of ``text`` as file ``path``.  When the loaded tree
+        saw other text for it (an edit not yet re-linked), the file is
+        checked on its own and the whole-tree problems of the last load are
+        carried over around the edit."""
+        kc = project.kc
         name = project.relative(path)
         if kc is None:
             # The tree could not be loaded at all: say why where it happened.
-            problems = []
             err = project.load_error
             if err is not None and (err.file == name or (err.file is None and name == project.top)):
-                problems.append(diagnostics.Problem(err.line or 1, 0, 1000, err.message, "error", "fatal"))
-        elif is_kconfig_file(path):
-            problems = diagnostics.kconfig_problems(project, kc, name)
-            if project.load_error is not None and project.load_error.file == name:
+                return [diagnostics.Problem(err.line or 1, 0, 1000, err.message, "error", "fatal")]
+            return []
+        if is_kconfig_file(path):
+            loaded = kc.files.get(name)
+            if loaded is None:
+                return []
+            problems = self.tree_problems.get(name)
+            if problems is None:
+                problems = self.tree_problems[name] = diagnostics.kconfig_problems(project, kc, name)
                 err = project.load_error
-                problems.append(diagnostics.Problem(err.line or 1, 0, 1000, err.message, "error", "fatal"))
-        else:
-            text = self.workspace.get_text_document(uri).source
-            result = project.config_result if project.is_config_file(path) else None
-            problems = diagnostics.config_problems(kc, text, result)
-        lines = self.workspace.get_text_document(uri).lines
-        self.text_document_publish_diagnostics(
-            lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[self.to_lsp_diagnostic(p, lines) for p in problems])
-        )
+                if err is not None and err.file == name:
+                    problems.append(diagnostics.Problem(err.line or 1, 0, 1000, err.message, "error", "fatal"))
+            if loaded.text == text:
+                return problems
+            return diagnostics.quick_kconfig_problems(project, kc, name, text) + diagnostics.carry_over(
+                problems, loaded.text, text)
+        if not project.is_config_file(path) or project.config_text is None:
+            return diagnostics.config_problems(kc, text, None)
+        problems = diagnostics.config_problems(kc, project.config_text, project.config_result)
+        if project.config_text == text:
+            return problems
+        return diagnostics.config_problems(kc, text, None) + diagnostics.carry_over(
+            problems, project.config_text, text)
 
     def to_lsp_diagnostic(self, p: diagnostics.Problem, lines: list[str]) -> lsp.Diagnostic:
         line = max(p.line - 1, 0)
@@ -303,32 +360,33 @@ def on_change(ls: KconfigServer, params: lsp.DidChangeTextDocumentParams) -> Non
     project = ls.project
     if project is None:
         return
-    path = uri_to_path(params.text_document.uri)
-    document = ls.workspace.get_text_document(params.text_document.uri)
-    if is_kconfig_file(path) or project.is_config_file(path):
-        project.set_overlay(path, document.source)
-        ls.schedule_reload()
-    else:
-        ls.publish(params.text_document.uri)
+    uri = params.text_document.uri
+    path = uri_to_path(uri)
+    kconfig = is_kconfig_file(path)
+    if kconfig or project.is_config_file(path):
+        project.set_overlay(path, ls.workspace.get_text_document(uri).source)
+        ls.schedule_reload(tree_changed=kconfig)
+    ls.schedule_check(uri)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
 def on_save(ls: KconfigServer, params: lsp.DidSaveTextDocumentParams) -> None:
     if ls.project is not None:
-        ls.schedule_reload()
+        ls.schedule_reload(tree_changed=is_kconfig_file(uri_to_path(params.text_document.uri)))
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
 def on_close(ls: KconfigServer, params: lsp.DidCloseTextDocumentParams) -> None:
     if ls.project is not None:
-        ls.project.set_overlay(uri_to_path(params.text_document.uri), None)
-        ls.schedule_reload()
+        path = uri_to_path(params.text_document.uri)
+        ls.project.set_overlay(path, None)
+        ls.schedule_reload(tree_changed=is_kconfig_file(path))
 
 
 @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
 def on_watched(ls: KconfigServer, params: lsp.DidChangeWatchedFilesParams) -> None:
     if ls.project is not None:
-        ls.schedule_reload()
+        ls.schedule_reload(tree_changed=any(is_kconfig_file(uri_to_path(c.uri)) for c in params.changes))
 
 
 def _target(ls: KconfigServer, uri: str, position: lsp.Position):

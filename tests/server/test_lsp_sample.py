@@ -181,6 +181,49 @@ async def test_broken_line_gets_a_diagnostic_and_fixing_clears_it(client: Langua
     await wait_diagnostics(client, uri, lambda d: not any(x.severity == lsp.DiagnosticSeverity.Error for x in d))
 
 
+class PublishLog(dict):
+    """``client.diagnostics`` that also keeps every publication in order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.log: list[tuple[str, list[lsp.Diagnostic]]] = []
+
+    def __setitem__(self, uri, diagnostics) -> None:
+        self.log.append((uri, list(diagnostics)))
+        super().__setitem__(uri, diagnostics)
+
+
+@pytest.mark.asyncio
+async def test_an_edit_is_checked_at_once_and_again_after_the_relink(client: LanguageClient, tmp_path):
+    root = make_tree(tmp_path)
+    extra = root / "extra" / "Kconfig"
+    extra.write_text(extra.read_text() + "config LOOP_A\n\tbool\n\tdepends on LOOP_B\n"
+                     "config LOOP_B\n\tbool\n\tdepends on LOOP_A\n")
+    await start(client, root)
+    client.diagnostics = PublishLog()
+    uri = open_doc(client, extra)
+    before = await wait_diagnostics(client, uri, lambda d: any(x.code == "recursive-dep" for x in d))
+    cycle = sorted(x.range.start.line for x in before if x.code == "recursive-dep")
+    published = len(client.diagnostics.log)
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        [lsp.TextDocumentContentChangePartial(range=lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)),
+                                              text="bogus line\n")]))
+    for _ in range(100):
+        after = [d for u, d in client.diagnostics.log[published:] if u == uri]
+        if len(after) >= 2:
+            break
+        await asyncio.sleep(0.05)
+    # First the buffer checked alone, then the re-linked tree: the same
+    # problems both times (the syntax error, the cycle moved down a line).
+    assert len(after) >= 2, after
+    for diags in after[:2]:
+        assert [x.range.start.line for x in diags if x.severity == lsp.DiagnosticSeverity.Error
+                and x.code != "recursive-dep"] == [0]
+        assert sorted(x.range.start.line for x in diags if x.code == "recursive-dep") == [n + 1 for n in cycle]
+    assert [(x.range, x.message) for x in after[0]] == [(x.range, x.message) for x in after[1]]
+
+
 @pytest.mark.asyncio
 async def test_editing_a_default_changes_the_hover_value(client: LanguageClient, tmp_path):
 
