@@ -274,6 +274,38 @@ async def test_config_file_diagnostics_hover_and_completion(client: LanguageClie
 
 
 @pytest.mark.asyncio
+async def test_config_buffer_edits_change_values_and_kconfig_edits_still_relink(client: LanguageClient, tmp_path):
+    root = make_tree(tmp_path)
+    await start(client, root)
+    config = root / ".config"
+    config_uri = open_doc(client, config, "kconfig-config")
+    drivers = root / "drivers" / "Kconfig"
+    drivers_uri = open_doc(client, drivers)
+    await wait_diagnostics(client, config_uri, lambda d: True)
+    pos = position_of(drivers, "config E1000")
+    await wait_hover(client, drivers_uri, pos, "value **m**", "E1000 from the .config")
+    line = position_of(config, "CONFIG_E1000=m").line
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(uri=config_uri, version=2),
+        [lsp.TextDocumentContentChangePartial(range=lsp.Range(lsp.Position(line, 13), lsp.Position(line, 14)),
+                                              text="y")]))
+    await wait_hover(client, drivers_uri, pos, "value **y**", "E1000 from the edited .config buffer")
+    # The unknown symbol is still reported, on its line, after the edit.
+    diags = await wait_diagnostics(client, config_uri, lambda d: any(x.code == "unknown-symbol" for x in d))
+    assert [x.range.start.line for x in diags if x.code == "unknown-symbol"] == [3]
+    # Then a Kconfig edit: the tree is re-linked (E1000 now needs a symbol
+    # nobody sets) and the config buffer's value is kept.
+    dep = position_of(drivers, "config E1000").line + 2
+    text = drivers.read_text().split("\n")[dep]
+    assert text.strip().startswith("depends on"), text
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(uri=drivers_uri, version=2),
+        [lsp.TextDocumentContentChangePartial(
+            range=lsp.Range(lsp.Position(dep, len(text)), lsp.Position(dep, len(text))), text=" && NEVER_SET")]))
+    await wait_hover(client, drivers_uri, pos, "value **n**", "E1000 after its dependency changed")
+
+
+@pytest.mark.asyncio
 async def test_completion_and_document_symbols(client: LanguageClient, tmp_path):
     root, drivers, uri = await opened(client, tmp_path, "drivers/Kconfig")
     line = position_of(drivers, "depends on PCI").line
