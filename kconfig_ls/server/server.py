@@ -141,6 +141,27 @@ class KconfigServer(LanguageServer):
                     lsp.ShowMessageParams(type=lsp.MessageType.Error, message=f"kconfig-ls: {result.error}")
                 )
         self.publish_all()
+        self.protocol.notify("kconfig/status", self.status())
+
+    def status(self) -> dict:
+        """What the server has open: root, arch, config file, trust, counts
+        (the ``kconfig.status`` command, and the ``kconfig/status``
+        notification sent after each load so clients can show it)."""
+        project = self.project
+        if project is None:
+            return {"loaded": False}
+        kc = project.kc
+        return {
+            "loaded": kc is not None,
+            "root": project.root,
+            "kernel": project.kernel,
+            "arch": project.arch,
+            "configFile": project.config_path,
+            "configExists": project.config_text is not None,
+            "trusted": project.trusted,
+            "files": len(kc.files) if kc is not None else 0,
+            "error": str(project.load_error) if project.load_error else None,
+        }
 
     async def new_progress_token(self) -> str | None:
         """A work-done progress token the client accepted (None if it has
@@ -698,21 +719,7 @@ async def cmd_validate(ls: KconfigServer, *args) -> dict:
 @server.command("kconfig.status")
 def cmd_status(ls: KconfigServer, *args) -> dict:
     """What the server has open: root, arch, config file, trust, counts."""
-    project = ls.project
-    if project is None:
-        return {"loaded": False}
-    kc = project.kc
-    return {
-        "loaded": kc is not None,
-        "root": project.root,
-        "kernel": project.kernel,
-        "arch": project.arch,
-        "configFile": project.config_path,
-        "configExists": project.config_text is not None,
-        "trusted": project.trusted,
-        "files": len(kc.files) if kc is not None else 0,
-        "error": str(project.load_error) if project.load_error else None,
-    }
+    return ls.status()
 
 
 @server.command("kconfig.reload")

@@ -66,6 +66,7 @@ async function startClient(): Promise<void> {
     },
   };
   client = new LanguageClient("kconfig-ls", "Kconfig (kconfig-ls)", serverOptions, clientOptions);
+  client.onNotification("kconfig/status", (status: ServerStatus) => showStatus(status));
   await client.start();
   await updateStatus();
 }
@@ -78,10 +79,14 @@ async function stopClient(): Promise<void> {
   }
 }
 
+type ServerStatus = { loaded: boolean; arch?: string; configFile?: string; configExists?: boolean };
+
 async function updateStatus(): Promise<void> {
-  const status = await execute<{ loaded: boolean; arch?: string; configFile?: string; configExists?: boolean }>(
-    "kconfig.status",
-  );
+  showStatus(await execute<ServerStatus>("kconfig.status"));
+}
+
+/** Show what the server has loaded (it also sends this after every load). */
+function showStatus(status: ServerStatus | undefined): void {
   if (status && status.loaded) {
     statusItem.text = `$(chip) ${statusText(status)}`;
     statusItem.tooltip = `kconfig-ls: ARCH=${status.arch}, config ${status.configFile}. Click to change ARCH.`;

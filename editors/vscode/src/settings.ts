@@ -30,11 +30,11 @@ export function initializationOptions(settings: KconfigSettings, workspaceTruste
   return { kconfig, trusted: workspaceTrusted };
 }
 
-/** The status bar text: ARCH and the config file's name. */
+/** The status bar text: ARCH (kernel trees have one) and the config file's name. */
 export function statusText(status: { arch?: string | null; configFile?: string; configExists?: boolean }): string {
-  const arch = status.arch ?? "?";
+  const arch = status.arch ? `${status.arch} · ` : "";
   const file = status.configFile ? status.configFile.split("/").pop() : ".config";
-  return `Kconfig: ${arch} · ${file}${status.configExists === false ? " (defaults)" : ""}`;
+  return `Kconfig: ${arch}${file}${status.configExists === false ? " (defaults)" : ""}`;
 }
 
 /** Architectures a kernel tree offers: its arch/ directories plus the

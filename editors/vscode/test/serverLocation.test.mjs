@@ -48,5 +48,6 @@ test("status text and architecture choices", () => {
     "Kconfig: arm64 · .config");
   assert.equal(statusText({ arch: "x86_64", configFile: "/t/.config", configExists: false }),
     "Kconfig: x86_64 · .config (defaults)");
+  assert.equal(statusText({ arch: null, configFile: "/t/my.config", configExists: true }), "Kconfig: my.config");
   assert.deepEqual(archChoices(["x86", "arm64", "um"]), ["arm64", "i386", "um", "x86", "x86_64"]);
 });

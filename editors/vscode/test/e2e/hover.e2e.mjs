@@ -1,0 +1,182 @@
+// End-to-end: the packaged extension in a real VS Code (code-server), driven
+// through headless Chromium.  Installs the .vsix, opens a folder, opens a
+// Kconfig file by Quick Open, puts the cursor on a symbol with Go to Line,
+// shows the hover and prints its text as JSON on stdout:
+//   {"hover": "...", "status": "..."}
+//
+//   node test/e2e/hover.e2e.mjs --code-server BIN --vsix FILE --folder DIR \
+//        --file drivers/Kconfig --line 16 --column 9 --python PYTHON [--chromium BIN] [--expect TEXT]
+//
+// Exits 1 (with what the page showed) when no hover containing --expect
+// (default "value") appears within two minutes.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+
+import { chromium } from "playwright-core";
+
+const { values: args } = parseArgs({
+  options: {
+    "code-server": { type: "string" },
+    vsix: { type: "string" },
+    folder: { type: "string" },
+    file: { type: "string" },
+    line: { type: "string" },
+    column: { type: "string" },
+    python: { type: "string" },
+    chromium: { type: "string", default: "/usr/bin/chromium" },
+    expect: { type: "string", default: "value" },
+    keep: { type: "boolean", default: false },
+  },
+});
+for (const name of ["code-server", "vsix", "folder", "file", "line", "column", "python"]) {
+  if (!args[name]) {
+    console.error(`hover.e2e: --${name} is required`);
+    process.exit(2);
+  }
+}
+
+const TIMEOUT_MS = 120_000;
+const work = mkdtempSync(join(tmpdir(), "kconfig-ls-vscode-e2e-"));
+const userData = join(work, "user-data");
+const extensions = join(work, "extensions");
+mkdirSync(join(userData, "User"), { recursive: true });
+writeFileSync(
+  join(userData, "User", "settings.json"),
+  JSON.stringify({
+    "kconfig.server.python": args.python,
+    "security.workspace.trust.enabled": false,
+    "workbench.startupEditor": "none",
+    "workbench.tips.enabled": false,
+    "telemetry.telemetryLevel": "off",
+    "extensions.autoUpdate": false,
+    "extensions.autoCheckUpdates": false,
+  }),
+);
+
+function log(message) {
+  console.error(`hover.e2e: ${message}`);
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHttp(url, deadline) {
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+const common = ["--user-data-dir", userData, "--extensions-dir", extensions];
+const install = spawnSync(args["code-server"], [...common, "--install-extension", args.vsix], {
+  encoding: "utf8",
+});
+if (install.status !== 0) {
+  log(`installing the extension failed:\n${install.stdout}\n${install.stderr}`);
+  process.exit(1);
+}
+log(install.stdout.trim().split("\n").pop());
+
+const port = await freePort();
+const server = spawn(
+  args["code-server"],
+  [
+    ...common,
+    "--auth", "none",
+    "--bind-addr", `127.0.0.1:${port}`,
+    "--disable-telemetry",
+    "--disable-update-check",
+    "--disable-workspace-trust",
+    "--disable-getting-started-override",
+    args.folder,
+  ],
+  { stdio: ["ignore", "pipe", "pipe"], detached: true },
+);
+let serverLog = "";
+server.stdout.on("data", (d) => (serverLog += d));
+server.stderr.on("data", (d) => (serverLog += d));
+
+let browser;
+let exitCode = 1;
+const deadline = Date.now() + TIMEOUT_MS;
+try {
+  const base = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${base}/healthz`, deadline);
+  browser = await chromium.launch({
+    executablePath: args.chromium,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu"],
+  });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(`${base}/?folder=${encodeURIComponent(args.folder)}`);
+  await page.waitForSelector(".monaco-workbench", { timeout: TIMEOUT_MS });
+  await page.waitForSelector(".part.statusbar", { timeout: TIMEOUT_MS });
+
+  // Open the file with Quick Open.
+  await page.locator(".monaco-workbench").click({ position: { x: 700, y: 400 } });
+  await page.keyboard.press("Control+P");
+  await page.waitForSelector(".quick-input-widget input", { timeout: TIMEOUT_MS });
+  await page.keyboard.type(args.file, { delay: 20 });
+  await page.waitForSelector(".quick-input-list .monaco-list-row", { timeout: TIMEOUT_MS });
+  await page.keyboard.press("Enter");
+  await page.waitForSelector(".monaco-editor .view-lines", { timeout: TIMEOUT_MS });
+  log(`opened ${args.file}`);
+
+  let hover = "";
+  while (Date.now() < deadline) {
+    // Go to line:column, then "Show or Focus Hover".
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Control+G");
+    await page.waitForSelector(".quick-input-widget input", { timeout: TIMEOUT_MS });
+    await page.keyboard.type(`${args.line}:${args.column}`, { delay: 20 });
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Control+K");
+    await page.keyboard.press("Control+I");
+    try {
+      await page.waitForSelector(".monaco-hover .hover-contents", { state: "visible", timeout: 3000 });
+      hover = await page.locator(".monaco-hover").first().innerText();
+    } catch {
+      hover = "";
+    }
+    if (hover.includes(args.expect)) break;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  const status = await page.locator(".part.statusbar").innerText();
+  console.log(JSON.stringify({ hover, status }));
+  if (hover.includes(args.expect)) {
+    exitCode = 0;
+  } else {
+    log(`no hover with ${JSON.stringify(args.expect)}; last: ${JSON.stringify(hover)}`);
+    await page.screenshot({ path: join(work, "page.png") });
+    log(`screenshot: ${join(work, "page.png")}`);
+  }
+} catch (err) {
+  log(`${err.stack || err}\n--- code-server log ---\n${serverLog}`);
+} finally {
+  if (browser) await browser.close();
+  try {
+    process.kill(-server.pid, "SIGTERM");
+  } catch {
+    // already gone
+  }
+  if (exitCode === 0 && !args.keep) rmSync(work, { recursive: true, force: true });
+}
+process.exit(exitCode);
