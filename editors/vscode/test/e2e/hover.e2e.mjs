@@ -5,7 +5,8 @@
 //   {"hover": "...", "status": "..."}
 //
 //   node test/e2e/hover.e2e.mjs --code-server BIN --vsix FILE --folder DIR \
-//        --file drivers/Kconfig --line 16 --column 9 --python PYTHON [--chromium BIN] [--expect TEXT]
+//        --file drivers/Kconfig --line 16 --column 9 --python PYTHON [--chromium BIN] [--expect TEXT] \
+//        [--screenshot PNG]
 //
 // Exits 1 (with what the page showed) when no hover containing --expect
 // (default "value") appears within two minutes.
@@ -30,6 +31,7 @@ const { values: args } = parseArgs({
     chromium: { type: "string", default: "/usr/bin/chromium" },
     expect: { type: "string", default: "value" },
     keep: { type: "boolean", default: false },
+    screenshot: { type: "string" },
   },
 });
 for (const name of ["code-server", "vsix", "folder", "file", "line", "column", "python"]) {
@@ -163,6 +165,7 @@ try {
   console.log(JSON.stringify({ hover, status }));
   if (hover.includes(args.expect)) {
     exitCode = 0;
+    if (args.screenshot) await page.screenshot({ path: args.screenshot });
   } else {
     log(`no hover with ${JSON.stringify(args.expect)}; last: ${JSON.stringify(hover)}`);
     await page.screenshot({ path: join(work, "page.png") });
