@@ -247,7 +247,8 @@ class KconfigServer(LanguageServer):
         if project is None:
             return
         document = self.workspace.get_text_document(uri)
-        problems = self.problems(project, uri_to_path(uri), document.source)
+        with project.lock:  # values are computed; a config re-read may be under way
+            problems = self.problems(project, uri_to_path(uri), document.source)
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
             uri=uri, diagnostics=[self.to_lsp_diagnostic(p, document.lines) for p in problems]))
 
@@ -521,10 +522,11 @@ def on_completion(ls: KconfigServer, params: lsp.CompletionParams) -> lsp.Comple
     lines = document.lines
     line_text = lines[params.position.line] if params.position.line < len(lines) else ""
     before = line_text[: ls.columns.from_client(line_text, params.position.character)]
-    if is_kconfig_file(path):
-        items = completion.kconfig_completions(project.kc, project.root, project.relative(path), before)
-    else:
-        items = completion.config_completions(project.kc, before)
+    with project.lock:  # values are computed; a config re-read may be under way
+        if is_kconfig_file(path):
+            items = completion.kconfig_completions(project.kc, project.root, project.relative(path), before)
+        else:
+            items = completion.config_completions(project.kc, before)
     kinds = {"keyword": lsp.CompletionItemKind.Keyword, "symbol": lsp.CompletionItemKind.Variable,
              "file": lsp.CompletionItemKind.File, "value": lsp.CompletionItemKind.Value}
     return lsp.CompletionList(is_incomplete=False, items=[
