@@ -4,7 +4,9 @@ export default tseslint.config(
   { ignores: ["dist/", "out/", "node_modules/"] },
   ...tseslint.configs.recommended,
   {
-    files: ["test/**/*.mjs"],
-    languageOptions: { globals: { process: "readonly", URL: "readonly" } },
+    files: ["test/**/*.mjs", "e2e/**/*.mjs"],
+    languageOptions: {
+      globals: { process: "readonly", URL: "readonly", console: "readonly", fetch: "readonly", setTimeout: "readonly" },
+    },
   },
 );

@@ -59,9 +59,19 @@ def kconfig_problems(project: Project, kc: Kconfig, file: str) -> list[Problem]:
 def quick_kconfig_problems(project: Project, kc: Kconfig, file: str, text: str) -> list[Problem]:
     """The problems of ``text`` as Kconfig file ``file`` found without
     re-linking the tree (see :class:`~kconfig_ls.kconfig.filecheck.FileCheck`):
-    syntax, types, undefined symbols; not those with :data:`TREE_CODES`."""
+    syntax, types, undefined symbols; not those with :data:`TREE_CODES`.
+
+    A file the loaded tree does not include (another architecture's) gets
+    the checks its text alone allows, and a note saying so."""
     index = project.all_arch_definitions({**project.overlays, file: text})
-    return file_problems(project, FileCheck(kc, file, text), file, index)
+    standalone = file not in kc.files
+    problems = file_problems(project, FileCheck(kc, file, text, standalone), file, index)
+    if standalone:
+        where = f"the {project.arch} tree" if project.arch else "the loaded tree"
+        problems.append(Problem(1, 0, 0, f"{file} is not part of {where}: only its syntax and symbol names "
+                                "are checked" + (" (set kconfig.arch to check it fully)" if project.arch else ""),
+                                INFO, "not-loaded"))
+    return problems
 
 
 def file_problems(project: Project, kc: Kconfig, file: str,

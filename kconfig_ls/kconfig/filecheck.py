@@ -11,6 +11,9 @@ defined elsewhere still hold.
 What needs the whole tree (recursive dependencies, values, selects whose
 dependencies are unmet) is not found here: the caller keeps those from the
 last full load until the next one.
+
+A file the tree does not load (another architecture's) can be checked
+``standalone``: syntax, and references to symbols no Kconfig file defines.
 """
 
 from __future__ import annotations
@@ -44,8 +47,12 @@ class FileCheck(Kconfig):
     a diagnostic rather than an exception.
     """
 
-    def __init__(self, tree: Kconfig, name: str, text: str):
+    def __init__(self, tree: Kconfig, name: str, text: str, standalone: bool = False):
         self.tree = tree
+        #: The file is not part of ``tree`` (another architecture's): the
+        #: tree's symbol types say nothing about it, so only what the text
+        #: itself shows is checked (no finalisation, no borrowed types).
+        self.standalone = standalone
         self._init_state(name, tree.srctree, tree.env, None, {name: text}, None, None)
         # The macro state at the end of the tree's parse: variables defined
         # before this file are in it (a later redefinition is rare enough).
@@ -71,7 +78,8 @@ class FileCheck(Kconfig):
         if self.root.prompt is None:
             self.root.prompt = Property(P_MENU, None, None, self.root, filename, 1)
             self.root.prompt.text = "Main menu"
-        self._finalize(self.root)
+        if not self.standalone:
+            self._finalize(self.root)
         self._index_properties()
         self._hash_order = None
         self.cycles = []
@@ -79,7 +87,7 @@ class FileCheck(Kconfig):
     def lookup(self, name: str) -> Symbol:
         fresh = name not in self.symbols
         sym = super().lookup(name)
-        if fresh and not sym.is_const and sym.name == name:
+        if fresh and not self.standalone and not sym.is_const and sym.name == name:
             known = self.tree.symbols.get(name)
             if known is not None and self.defined_elsewhere(known):
                 sym.type = known.type

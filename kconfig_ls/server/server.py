@@ -268,7 +268,7 @@ class KconfigServer(LanguageServer):
         if is_kconfig_file(path):
             loaded = kc.files.get(name)
             if loaded is None:
-                return []
+                return diagnostics.quick_kconfig_problems(project, kc, name, text)
             problems = self.tree_problems.get(name)
             if problems is None:
                 problems = self.tree_problems[name] = diagnostics.kconfig_problems(project, kc, name)

@@ -18,7 +18,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 EXTENSION = REPO / "editors" / "vscode"
 VSIX = EXTENSION / "kconfig-ls.vsix"
-DRIVER = EXTENSION / "test" / "e2e" / "hover.e2e.mjs"
+DRIVER = EXTENSION / "e2e" / "hover.mjs"
 
 
 def code_server() -> Path | None:

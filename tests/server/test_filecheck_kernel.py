@@ -2,6 +2,8 @@
 publishes right after an edit) finds exactly what a full load finds in it,
 for files as they are and for a line broken in each."""
 
+from pathlib import Path
+
 import pytest
 
 from kconfig_ls.ide.diagnostics import TREE_CODES, kconfig_problems, quick_kconfig_problems
@@ -43,3 +45,14 @@ def test_a_broken_line_is_found_alone_as_in_a_full_load(project):
     edited.load()
     assert quick == shown(kconfig_problems(edited, edited.kc, name))
     assert any("oops" in message or "syntax" in message for _line, _col, message in quick)
+
+
+def test_other_arch_files_get_no_false_alarms(project):
+    # KVM is a tristate for x86, a bool for arm64: not a redefinition there.
+    for name in ("arch/arm64/kvm/Kconfig", "arch/arm/Kconfig", "arch/powerpc/kvm/Kconfig"):
+        text = Path(project.absolute(name)).read_text()
+        problems = quick_kconfig_problems(project, project.kc, name, text)
+        assert {p.code for p in problems} <= {"undefined-symbol", "not-loaded"}, name
+    text = Path(project.absolute("arch/arm/Kconfig")).read_text().replace("config ARM\n", "config ARM oops\n", 1)
+    problems = quick_kconfig_problems(project, project.kc, "arch/arm/Kconfig", text)
+    assert min(p.line for p in problems if p.severity == "error") == text.split("\n").index("config ARM oops") + 1

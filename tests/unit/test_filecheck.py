@@ -121,3 +121,18 @@ def test_whole_tree_problems_move_with_the_lines_around_an_edit(tmp_path):
     assert sorted(p.line for p in carry_over(problems, old, edited) if p.code == "recursive-dep") == [10]
     # Problems a quick check finds itself are not carried (no duplicates).
     assert all(p.code in TREE_CODES for p in carry_over(problems, old, inserted))
+
+
+def test_a_file_the_tree_does_not_load_gets_its_syntax_checked(tmp_path):
+    project = load(tmp_path, DRIVERS)
+    (tmp_path / "otherarch").mkdir()
+    text = "config WIDTH\n\tbool \"another arch's WIDTH is a bool\"\nconfig ODD\n\tbool \"odd\"\n\tdepends on (NET\n" \
+           "config USER\n\tbool \"user\"\n\tdepends on NOT_ANYWHERE && WIDTH\n"
+    problems = quick_kconfig_problems(project, project.kc, "otherarch/Kconfig", text)
+    found = {(p.line, p.code) for p in problems}
+    assert (5, "kconfig") in found  # the broken expression
+    assert (8, "undefined-symbol") in found
+    assert (1, "not-loaded") in found
+    # Types this tree gives symbols say nothing about another arch's file:
+    # no "type redefinition" of WIDTH, no int-as-truth-value on line 8.
+    assert not [p for p in problems if "redefinition" in p.message or p.code == "non-bool-in-logic"]

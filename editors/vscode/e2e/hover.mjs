@@ -4,7 +4,7 @@
 // shows the hover and prints its text as JSON on stdout:
 //   {"hover": "...", "status": "..."}
 //
-//   node test/e2e/hover.e2e.mjs --code-server BIN --vsix FILE --folder DIR \
+//   node e2e/hover.mjs --code-server BIN --vsix FILE --folder DIR \
 //        --file drivers/Kconfig --line 16 --column 9 --python PYTHON [--chromium BIN] [--expect TEXT] \
 //        [--screenshot PNG]
 //
@@ -36,7 +36,7 @@ const { values: args } = parseArgs({
 });
 for (const name of ["code-server", "vsix", "folder", "file", "line", "column", "python"]) {
   if (!args[name]) {
-    console.error(`hover.e2e: --${name} is required`);
+    console.error(`hover.mjs: --${name} is required`);
     process.exit(2);
   }
 }
@@ -60,7 +60,7 @@ writeFileSync(
 );
 
 function log(message) {
-  console.error(`hover.e2e: ${message}`);
+  console.error(`hover.mjs: ${message}`);
 }
 
 function freePort() {
