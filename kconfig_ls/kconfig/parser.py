@@ -62,11 +62,15 @@ class ParseError(Exception):
     """A statement that does not fit the grammar (caught per statement);
     ``token`` is where it went wrong, when known."""
 
-    def __init__(self, message: str, token: Token | None = None, c_message: str | None = None):
+    def __init__(self, message: str, token: Token | None = None, c_message: str | None = None,
+                 read: int | None = None):
         super().__init__(message)
         self.token = token
         #: What the C tool says after "syntax error" (default "invalid statement").
         self.c_message = c_message
+        #: How many of the statement's tokens the C parser accepted before
+        #: failing (default: those before ``token``, else none).
+        self.read = read
 
 
 class SourceFile:
@@ -113,6 +117,18 @@ class Builder:
         self.current_entry: MenuNode | None = kc.root
         self._last_child: dict[int, MenuNode] = {}
         self.include_stack: list[tuple[str, int]] = []
+        #: Tokens the C parser must still read after an error before it
+        #: reports the next one (bison's ``yyerrstatus``; files share it).
+        self.quiet_tokens = 0
+
+    def syntax_error_is_reported(self, read: int) -> bool:
+        """Account for a statement that failed after ``read`` good tokens;
+        True if the C tool prints "syntax error" for it (bison reports an
+        error only once three tokens were read since the last; recovering
+        reads the erroneous statement's end of line)."""
+        loud = self.quiet_tokens <= read
+        self.quiet_tokens = 2
+        return loud
 
     # -- nodes and properties (menu.c's parse-time helpers) ---------------------
     def add_entry(self, sym: Symbol | None, kind: str, file: str, line: int) -> MenuNode:
@@ -218,7 +234,7 @@ class ExpressionParser:
     # -- expressions -----------------------------------------------------------------
     def symbol_ref(self, toks: list[Token], pos: int, allow_const: bool) -> Symbol:
         if pos >= len(toks):
-            raise ParseError("syntax error: expected a symbol", toks[-1] if toks else None)
+            raise ParseError("syntax error: expected a symbol", toks[-1] if toks else None, read=len(toks))
         tok = toks[pos]
         if tok.kind == WORD or (tok.kind == QUOTE and allow_const):
             return self.resolve_symbol(tok)
@@ -260,7 +276,8 @@ class ExpressionParser:
 
     def _parse_unary(self, toks: list[Token], pos: int) -> tuple[Any, int]:
         if pos >= len(toks):
-            raise ParseError("syntax error: unexpected end of expression", toks[-1] if toks else None)
+            raise ParseError("syntax error: unexpected end of expression", toks[-1] if toks else None,
+                             read=len(toks))
         kind = toks[pos].kind
         if kind == "!":
             operand, pos = self._parse_unary(toks, pos + 1)
@@ -268,7 +285,7 @@ class ExpressionParser:
         if kind == "(":
             inner, pos = self.parse_expr(toks, pos + 1)
             if pos >= len(toks) or toks[pos].kind != ")":
-                raise ParseError("syntax error: missing ')'", toks[pos - 1] if pos <= len(toks) else None)
+                raise ParseError("syntax error: missing ')'", toks[pos - 1] if pos <= len(toks) else None, read=pos)
             return inner, pos + 1
         left = self.symbol_ref(toks, pos, allow_const=True)
         pos += 1
@@ -349,12 +366,29 @@ class FileParser(ExpressionParser):
                     entry.end_line = last
         except ParseError as exc:
             c_message = exc.c_message or "invalid statement"
-            c_text = f"{self.file}:{stmt.line + 1}: syntax error\n{self.file}:{stmt.line}: {c_message}\n"
             if c_message.startswith("unexpected '"):
+                # Reported by a grammar action, not by the parser's recovery.
+                self.b.quiet_tokens = 0
                 c_text = f"{self.file}:{stmt.line}: {c_message}\n"
+            else:
+                c_text = f"{self.file}:{stmt.line}: {c_message}\n"
+                if self.b.syntax_error_is_reported(self._tokens_read(stmt, exc)):
+                    c_text = f"{self.file}:{stmt.line + 1}: syntax error\n" + c_text
             self.error(stmt.line, str(exc), exc.token, c_text)
             self.entry_kind = None
+        else:
+            self.b.quiet_tokens = 0
         self.first_statement = False
+
+    @staticmethod
+    def _tokens_read(stmt: Statement, exc: ParseError) -> int:
+        if exc.read is not None:
+            return exc.read
+        if exc.token is not None:
+            for index, tok in enumerate(stmt.tokens):
+                if tok is exc.token:
+                    return index
+        return 0
 
     def _run_with_cache(self, cache: dict) -> None:
         """Replay this file's statements from an earlier lexing when the text
@@ -467,7 +501,8 @@ class FileParser(ExpressionParser):
             pp.filename, pp.lineno = self.file, line
             pp.assign(toks[0].value, value, toks[1].kind)
         elif kind == WORD:
-            raise ParseError(f'unknown statement "{toks[0].value}"', toks[0], f'unknown statement "{toks[0].value}"')
+            raise ParseError(f'unknown statement "{toks[0].value}"', toks[0], f'unknown statement "{toks[0].value}"',
+                             read=1)
         else:
             raise ParseError("invalid statement")
 
@@ -496,7 +531,8 @@ class FileParser(ExpressionParser):
     def config_entry(self, stmt: Statement, kind: str) -> None:
         toks = stmt.tokens
         if len(toks) != 2 or toks[1].kind != WORD:
-            raise ParseError(f"syntax error: expected a symbol name after '{kind}'")
+            raise ParseError(f"syntax error: expected a symbol name after '{kind}'",
+                             read=2 if len(toks) > 2 and toks[1].kind == WORD else 1)
         sym = self.kc.lookup(toks[1].value)
         sym.optional = True
         node = self.b.add_entry(sym, kind, self.file, stmt.line)
@@ -687,7 +723,7 @@ class FileParser(ExpressionParser):
 
     def expect_end(self, toks: list[Token], pos: int, quote: bool) -> str:
         if pos >= len(toks) or (quote and toks[pos].kind != QUOTE):
-            raise ParseError(f"syntax error: '{toks[0].value}' needs a quoted text")
+            raise ParseError(f"syntax error: '{toks[0].value}' needs a quoted text", read=pos)
         self.expect_eol(toks, pos + 1)
         return toks[pos].value
 

@@ -135,9 +135,14 @@ class Kconfig:
         self.root = MenuNode(None, None, filename, 1, "root")
         self.top_file = filename
         self._checked: set[Symbol] = set()
+        #: Whether diagnostics are written to ``warn_stream`` as they come.
+        self._printing = True
 
     def _load(self, filename: str) -> None:
         Builder(self).parse_file(filename)
+        # The C tool exits after a syntax error, before the checks that
+        # follow parsing: those are collected but not printed.
+        self._printing = not self.errors
         if self.modules_sym is None:
             self.modules_sym = SYM_N
         if self.root.prompt is None:
@@ -146,14 +151,12 @@ class Kconfig:
         self._finalize(self.root)
         self._index_properties()
         self._hash_order: list[Symbol] | None = None
-        # The C tool stops at syntax errors before looking for cycles, so
-        # their reports are printed only for a clean tree; an editor still
-        # wants to see them while a line elsewhere is broken.
-        printed = not self.errors
+        # Cycles are looked for even when a line is broken (an editor wants
+        # them); the C tool would have stopped, so nothing is printed then.
         self.cycles = find_cycles(self)
         for report in self.cycles:
             self.diagnostics.extend(report.links)
-            if self.warn_stream is not None and printed:
+            if self.warn_stream is not None and self._printing:
                 self.warn_stream.write(report.text)
         #: The C tool's "configuration changed" flag (conf_set_changed).
         self.conf_changed = True
@@ -161,7 +164,7 @@ class Kconfig:
     # -- messages ----------------------------------------------------------------
     def add_diagnostic(self, diag: Diagnostic) -> None:
         self.diagnostics.append(diag)
-        if self.warn_stream is not None:
+        if self.warn_stream is not None and self._printing:
             if diag.c_text is not None:
                 self.warn_stream.write(diag.c_text)
             elif diag.severity is Severity.WARNING:

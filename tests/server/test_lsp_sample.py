@@ -225,6 +225,20 @@ async def test_an_edit_is_checked_at_once_and_again_after_the_relink(client: Lan
 
 
 @pytest.mark.asyncio
+async def test_a_file_the_tree_does_not_load_still_gets_syntax_errors(client: LanguageClient, tmp_path):
+    root, other, uri = await opened(client, tmp_path, "otherarch/Kconfig")
+    diags = await wait_diagnostics(client, uri, lambda d: any(x.code == "not-loaded" for x in d))
+    assert [x.severity for x in diags] == [lsp.DiagnosticSeverity.Information]
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        [lsp.TextDocumentContentChangePartial(range=lsp.Range(lsp.Position(1, 0), lsp.Position(1, 0)),
+                                              text="\tdepends on (BROKEN\n")]))
+    diags = await wait_diagnostics(client, uri, lambda d: any(x.severity == lsp.DiagnosticSeverity.Error for x in d))
+    # The broken line, then the entry's next line (the entry ended at the error, as in the C tool).
+    assert [x.range.start.line for x in diags if x.severity == lsp.DiagnosticSeverity.Error] == [1, 2]
+
+
+@pytest.mark.asyncio
 async def test_editing_a_default_changes_the_hover_value(client: LanguageClient, tmp_path):
 
     root, top, uri = await opened(client, tmp_path, "Kconfig")

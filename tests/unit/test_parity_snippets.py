@@ -240,6 +240,17 @@ ERROR_CASES = {
     "type_redefinition": 'config A\n\tbool "a"\nconfig A\n\ttristate\n',
     "warnings_only": 'config A\n\tbool " leading"\n\thelp\nconfig B\n\tbool\n\tprompt "x"\n\tprompt "y"\n',
     "unsupported_character": 'config A\n\tbool "a" ;\n',
+    # After an error the C parser (bison) stays quiet about the next ones
+    # until it has read three tokens; the messages say "invalid statement"
+    # without "syntax error".
+    "errors_on_consecutive_lines": 'foo\nbar baz\nqux\nconfig A\n\tbool "a"\n',
+    "error_then_option": 'config A\n\tdepends on (BROKEN\n\tbool "x"\n\nconfig B\n\tbool "b"\n',
+    "error_at_the_third_token_after_one": 'config A\n\tbool "a"\n\tdepends on (B\nconfig C D\n\tbool "c"\n',
+    "error_at_the_second_token_after_one": 'config A\n\tbool "a"\n\tdepends on (B\nconfig\n\tbool "c"\n',
+    "errors_then_clean_lines_then_error": 'foo\nconfig A\n\tbool "a"\nbar\n',
+    # The C tool stops after a syntax error, before the checks that follow
+    # parsing (no "defined without type" warning).
+    "error_and_untyped_symbol": 'config A\n\tdepends on (B\nconfig C\n',
 }
 
 
