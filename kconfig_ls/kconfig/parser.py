@@ -311,6 +311,8 @@ class FileParser(ExpressionParser):
         #: comment, or None.
         self.entry_kind: str | None = None
         self.first_statement = True
+        #: The line of the statement just before, if it failed.
+        self.failed_line: int | None = None
 
     def warn(self, line: int, message: str) -> None:
         self.kc.warn(self.file, line, message)
@@ -376,8 +378,10 @@ class FileParser(ExpressionParser):
                     c_text = f"{self.file}:{stmt.line + 1}: syntax error\n" + c_text
             self.error(stmt.line, str(exc), exc.token, c_text)
             self.entry_kind = None
+            self.failed_line = stmt.line
         else:
             self.b.quiet_tokens = 0
+            self.failed_line = None
         self.first_statement = False
 
     @staticmethod
@@ -503,8 +507,11 @@ class FileParser(ExpressionParser):
         elif kind == WORD:
             raise ParseError(f'unknown statement "{toks[0].value}"', toks[0], f'unknown statement "{toks[0].value}"',
                              read=1)
+        elif any(kind in options for options in _OPTION_HANDLERS.values()):
+            where = f" (the entry ended at the error on line {self.failed_line})" if self.failed_line else ""
+            raise ParseError(f"'{toks[0].value}' outside a config, choice, menu or comment entry{where}", toks[0])
         else:
-            raise ParseError("invalid statement")
+            raise ParseError("invalid statement", toks[0])
 
     def push_block(self, kind: str, node: MenuNode, line: int) -> None:
         self.blocks.append((kind, node, line))
