@@ -37,6 +37,10 @@ async def run(tree: Path, arch: str, names: list[str], edits: int, hovers: int) 
     def on_diagnostics(params: lsp.PublishDiagnosticsParams) -> None:
         published.setdefault(params.uri, asyncio.Queue()).put_nowait(params.diagnostics)
 
+    @client.feature("kconfig/status")
+    def on_status(params) -> None:
+        return None
+
     @client.feature(lsp.WINDOW_WORK_DONE_PROGRESS_CREATE)
     def on_create(params) -> None:
         return None

@@ -47,6 +47,7 @@ local ok, err = pcall(function()
     return false
   end, 200)
 
+  result.statusline = require('kconfig_ls').statusline()
   local responses = vim.lsp.buf_request_sync(bufnr, 'textDocument/definition', params, 10000) or {}
   result.definitions = {}
   for _, r in pairs(responses) do

@@ -67,6 +67,7 @@ def test_nvim_on_the_bundled_sample(tmp_path):
     assert "not a kernel tree" in result["validate_message"]
     assert result["attached"]
     assert "CONFIG_PCI" in result["hover"] and "value **y**" in result["hover"]
+    assert result["statusline"] == "Kconfig: .config"
     assert [(Path(d["file"]).name, d["line"]) for d in result["definitions"]] == [("Kconfig", 2)]
     assert result["diagnostic_seen"], result
 
@@ -85,6 +86,7 @@ def test_nvim_on_the_kernel_tree(tmp_path):
     assert name.read_bytes() == before
     assert result["attached"]
     assert "CONFIG_E1000" in result["hover"] and "tristate" in result["hover"]
+    assert result["statusline"].startswith("Kconfig: x86_64 · ")
     assert [(d["file"].split("linux-source-6.1/")[1], d["line"]) for d in result["definitions"]] == [
         ("drivers/net/ethernet/intel/Kconfig", e1000)]
     assert result["diagnostic_seen"], result

@@ -7,4 +7,5 @@ return {
     if root then on_dir(root) end
   end,
   init_options = { trusted = false },
+  handlers = { ['kconfig/status'] = function(...) require('kconfig_ls').on_status(...) end },
 }

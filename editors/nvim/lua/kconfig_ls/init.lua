@@ -57,6 +57,27 @@ local function init_options()
   return options
 end
 
+-- What the server last said it has loaded (its kconfig/status
+-- notification, sent after every load), per tree root.
+M.status = {}
+
+function M.on_status(_, status, ctx)
+  local client = ctx and vim.lsp.get_client_by_id(ctx.client_id)
+  local root = client and client.config.root_dir or (status and status.root)
+  if root then M.status[root] = status end
+end
+
+-- For 'statusline': "Kconfig: x86_64 · .config" for the current buffer's
+-- tree, or '' when none is loaded.
+function M.statusline()
+  local root = M.find_root(vim.api.nvim_buf_get_name(0))
+  local status = root and M.status[root]
+  if not status or not status.loaded then return '' end
+  local arch = (status.arch and status.arch ~= vim.NIL) and (status.arch .. ' · ') or ''
+  local file = vim.fn.fnamemodify(status.configFile or '.config', ':t')
+  return 'Kconfig: ' .. arch .. file .. (status.configExists == false and ' (defaults)' or '')
+end
+
 function M.attach(bufnr)
   bufnr = bufnr or vim.api.nvim_get_current_buf()
   local name = vim.api.nvim_buf_get_name(bufnr)
@@ -70,6 +91,7 @@ function M.attach(bufnr)
       root_dir = root,
       init_options = init_options(),
       workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
+      handlers = { ['kconfig/status'] = M.on_status },
     })
     M.clients[root] = id
   end
