@@ -315,6 +315,29 @@ class Project:
         self._merged_index = (key, merged)
         return merged
 
+    def refresh_definitions(self, path: str) -> None:
+        """Re-read one Kconfig file's definitions from disk into the index
+        (it was saved, created or deleted)."""
+        if self._all_arch_index is None or not _is_kconfig_name(path):
+            return
+        name = self.relative(path)
+        index = self._all_arch_index
+        for sym in self._disk_names_by_file.pop(name, ()):
+            kept = [where for where in index.get(sym, ()) if where[0] != name]
+            if kept:
+                index[sym] = kept
+            else:
+                index.pop(sym, None)
+        try:
+            with open(self.absolute(name), encoding="utf-8", errors="replace") as f:
+                text = f.read()
+        except OSError:
+            text = ""
+        for sym, line in _definitions_in(text):
+            index.setdefault(sym, []).append((name, line))
+            self._disk_names_by_file.setdefault(name, []).append(sym)
+        self._merged_index = None
+
     def _disk_definitions(self) -> dict[str, list[tuple[str, int]]]:
         if self._all_arch_index is None:
             index: dict[str, list[tuple[str, int]]] = {}

@@ -394,7 +394,9 @@ def on_change(ls: KconfigServer, params: lsp.DidChangeTextDocumentParams) -> Non
 @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
 def on_save(ls: KconfigServer, params: lsp.DidSaveTextDocumentParams) -> None:
     if ls.project is not None:
-        ls.schedule_reload(tree_changed=is_kconfig_file(uri_to_path(params.text_document.uri)))
+        path = uri_to_path(params.text_document.uri)
+        ls.project.refresh_definitions(path)
+        ls.schedule_reload(tree_changed=is_kconfig_file(path))
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
@@ -408,7 +410,10 @@ def on_close(ls: KconfigServer, params: lsp.DidCloseTextDocumentParams) -> None:
 @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
 def on_watched(ls: KconfigServer, params: lsp.DidChangeWatchedFilesParams) -> None:
     if ls.project is not None:
-        ls.schedule_reload(tree_changed=any(is_kconfig_file(uri_to_path(c.uri)) for c in params.changes))
+        paths = [uri_to_path(change.uri) for change in params.changes]
+        for path in paths:
+            ls.project.refresh_definitions(path)
+        ls.schedule_reload(tree_changed=any(is_kconfig_file(path) for path in paths))
 
 
 def _target(ls: KconfigServer, uri: str, position: lsp.Position):

@@ -113,3 +113,21 @@ def test_quick_fix_for_a_value_that_does_not_stick(tmp_path):
     fix = fix_action(project, "HELPER", "y", project.config_path, text)
     assert fix.title == "Make HELPER=y (sets NET=y)"
     assert [(c.start_line, c.start_col, c.text) for c in fix.changes] == [(1, 0, "CONFIG_NET=y\n")]
+
+
+def test_definition_index_follows_buffers_and_saved_files(tmp_path):
+    project = load(tmp_path, {"Kconfig": TREE, "arm/Kconfig": "config ONLY_ARM\n\tbool\n"})
+    assert project.all_arch_definitions()["ONLY_ARM"] == [("arm/Kconfig", 1)]
+    # An open buffer stands in for the file.
+    project.set_overlay(str(tmp_path / "arm" / "Kconfig"), "\nconfig RENAMED\n\tbool\n")
+    index = project.all_arch_definitions()
+    assert "ONLY_ARM" not in index and index["RENAMED"] == [("arm/Kconfig", 2)]
+    # Closed after saving something else: the disk file is read again.
+    project.set_overlay(str(tmp_path / "arm" / "Kconfig"), None)
+    (tmp_path / "arm" / "Kconfig").write_text("config SAVED\n\tbool\n")
+    project.refresh_definitions(str(tmp_path / "arm" / "Kconfig"))
+    index = project.all_arch_definitions()
+    assert "ONLY_ARM" not in index and index["SAVED"] == [("arm/Kconfig", 1)]
+    (tmp_path / "arm" / "Kconfig").unlink()
+    project.refresh_definitions(str(tmp_path / "arm" / "Kconfig"))
+    assert "SAVED" not in project.all_arch_definitions()
