@@ -65,6 +65,14 @@ def open_doc(client: LanguageClient, path: Path, language: str = "kconfig") -> s
     return uri
 
 
+def change(client: LanguageClient, uri: str, version: int, start: tuple[int, int], end: tuple[int, int],
+           text: str) -> None:
+    """Replace the text between two (line, character) positions of an open document."""
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        [lsp.TextDocumentContentChangePartial(range=lsp.Range(lsp.Position(*start), lsp.Position(*end)), text=text)]))
+
+
 def position_of(path: Path, needle: str, occurrence: int = 0) -> lsp.Position:
     """The position of the last character of ``needle`` (so on its last word)."""
     lines = path.read_text().split("\n")
@@ -167,17 +175,11 @@ async def test_references(client: LanguageClient, tmp_path):
 async def test_broken_line_gets_a_diagnostic_and_fixing_clears_it(client: LanguageClient, tmp_path):
     root, drivers, uri = await opened(client, tmp_path, "drivers/Kconfig")
     line = position_of(drivers, "depends on PCI").line
-    broken = lsp.TextDocumentContentChangePartial(
-        range=lsp.Range(lsp.Position(line, 12), lsp.Position(line, 15)), text="(PCI")
-    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-        lsp.VersionedTextDocumentIdentifier(uri=uri, version=2), [broken]))
+    change(client, uri, 2, (line, 12), (line, 15), "(PCI")
     diags = await wait_diagnostics(client, uri, lambda d: any(x.severity == lsp.DiagnosticSeverity.Error for x in d))
     error = next(x for x in diags if x.severity == lsp.DiagnosticSeverity.Error)
     assert error.range.start.line == line
-    fixed = lsp.TextDocumentContentChangePartial(
-        range=lsp.Range(lsp.Position(line, 12), lsp.Position(line, 16)), text="PCI")
-    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-        lsp.VersionedTextDocumentIdentifier(uri=uri, version=3), [fixed]))
+    change(client, uri, 3, (line, 12), (line, 16), "PCI")
     await wait_diagnostics(client, uri, lambda d: not any(x.severity == lsp.DiagnosticSeverity.Error for x in d))
 
 
@@ -205,10 +207,7 @@ async def test_an_edit_is_checked_at_once_and_again_after_the_relink(client: Lan
     before = await wait_diagnostics(client, uri, lambda d: any(x.code == "recursive-dep" for x in d))
     cycle = sorted(x.range.start.line for x in before if x.code == "recursive-dep")
     published = len(client.diagnostics.log)
-    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-        lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
-        [lsp.TextDocumentContentChangePartial(range=lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)),
-                                              text="bogus line\n")]))
+    change(client, uri, 2, (0, 0), (0, 0), "bogus line\n")
     for _ in range(100):
         after = [d for u, d in client.diagnostics.log[published:] if u == uri]
         if len(after) >= 2:
@@ -229,10 +228,7 @@ async def test_a_file_the_tree_does_not_load_still_gets_syntax_errors(client: La
     root, other, uri = await opened(client, tmp_path, "otherarch/Kconfig")
     diags = await wait_diagnostics(client, uri, lambda d: any(x.code == "not-loaded" for x in d))
     assert [x.severity for x in diags] == [lsp.DiagnosticSeverity.Information]
-    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-        lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
-        [lsp.TextDocumentContentChangePartial(range=lsp.Range(lsp.Position(1, 0), lsp.Position(1, 0)),
-                                              text="\tdepends on (BROKEN\n")]))
+    change(client, uri, 2, (1, 0), (1, 0), "\tdepends on (BROKEN\n")
     diags = await wait_diagnostics(client, uri, lambda d: any(x.severity == lsp.DiagnosticSeverity.Error for x in d))
     # The broken line, then the entry's next line (the entry ended at the error, as in the C tool).
     assert [x.range.start.line for x in diags if x.severity == lsp.DiagnosticSeverity.Error] == [1, 2]
@@ -245,10 +241,7 @@ async def test_editing_a_default_changes_the_hover_value(client: LanguageClient,
     pos = position_of(top, "config LOG_BUF_SHIFT")
     assert "value **17**" in await hover_text(client, uri, pos)
     line = position_of(top, "default 17").line
-    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-        lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
-        [lsp.TextDocumentContentChangePartial(range=lsp.Range(lsp.Position(line, 9), lsp.Position(line, 11)),
-                                              text="20")]))
+    change(client, uri, 2, (line, 9), (line, 11), "20")
     await wait_hover(client, uri, pos, "value **20**", "the edited default")
 
 
@@ -299,10 +292,7 @@ async def test_config_buffer_edits_change_values_and_kconfig_edits_still_relink(
     pos = position_of(drivers, "config E1000")
     await wait_hover(client, drivers_uri, pos, "value **m**", "E1000 from the .config")
     line = position_of(config, "CONFIG_E1000=m").line
-    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-        lsp.VersionedTextDocumentIdentifier(uri=config_uri, version=2),
-        [lsp.TextDocumentContentChangePartial(range=lsp.Range(lsp.Position(line, 13), lsp.Position(line, 14)),
-                                              text="y")]))
+    change(client, config_uri, 2, (line, 13), (line, 14), "y")
     await wait_hover(client, drivers_uri, pos, "value **y**", "E1000 from the edited .config buffer")
     # The unknown symbol is still reported, on its line, after the edit.
     diags = await wait_diagnostics(client, config_uri, lambda d: any(x.code == "unknown-symbol" for x in d))
@@ -312,10 +302,7 @@ async def test_config_buffer_edits_change_values_and_kconfig_edits_still_relink(
     dep = position_of(drivers, "config E1000").line + 2
     text = drivers.read_text().split("\n")[dep]
     assert text.strip().startswith("depends on"), text
-    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-        lsp.VersionedTextDocumentIdentifier(uri=drivers_uri, version=2),
-        [lsp.TextDocumentContentChangePartial(
-            range=lsp.Range(lsp.Position(dep, len(text)), lsp.Position(dep, len(text))), text=" && NEVER_SET")]))
+    change(client, drivers_uri, 2, (dep, len(text)), (dep, len(text)), " && NEVER_SET")
     await wait_hover(client, drivers_uri, pos, "value **n**", "E1000 after its dependency changed")
 
 
@@ -417,10 +404,7 @@ async def test_write_config_is_atomic_and_refuses_what_make_would_not_see(client
     assert not result["ok"] and "nothing was changed" in result["message"]
     assert blocker.read_text() == "x"
     # An unsaved Kconfig edit: make would not see it, so nothing is written.
-    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-        lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
-        [lsp.TextDocumentContentChangePartial(range=lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)),
-                                              text="# edited\n")]))
+    change(client, uri, 2, (0, 0), (0, 0), "# edited\n")
     await asyncio.sleep(0.5)
     result = await client.workspace_execute_command_async(
         lsp.ExecuteCommandParams(command="kconfig.writeConfig", arguments=[{"path": str(tmp_path / "out")}]))
