@@ -4,9 +4,12 @@
 // shows the hover and prints its text as JSON on stdout:
 //   {"hover": "...", "status": "..."}
 //
-//   node e2e/hover.mjs --code-server BIN --vsix FILE --folder DIR \
+//   node e2e/drive.mjs --code-server BIN --vsix FILE --folder DIR \
 //        --file drivers/Kconfig --line 16 --column 9 --python PYTHON [--chromium BIN] [--expect TEXT] \
-//        [--screenshot PNG]
+//        [--screenshot PNG] [--definition-at LINE:COL] [--break-at LINE [--break-text TEXT]]
+// With --definition-at, also presses F12 there and reports the cursor's new
+// "Ln L, Col C"; with --break-at, types TEXT at the end of that line and
+// reports the error count the status bar then shows.
 //
 // Exits 1 (with what the page showed) when no hover containing --expect
 // (default "value") appears within two minutes.
@@ -32,11 +35,14 @@ const { values: args } = parseArgs({
     expect: { type: "string", default: "value" },
     keep: { type: "boolean", default: false },
     screenshot: { type: "string" },
+    "definition-at": { type: "string" },
+    "break-at": { type: "string" },
+    "break-text": { type: "string", default: " (" },
   },
 });
 for (const name of ["code-server", "vsix", "folder", "file", "line", "column", "python"]) {
   if (!args[name]) {
-    console.error(`hover.mjs: --${name} is required`);
+    console.error(`drive.mjs: --${name} is required`);
     process.exit(2);
   }
 }
@@ -60,7 +66,7 @@ writeFileSync(
 );
 
 function log(message) {
-  console.error(`hover.mjs: ${message}`);
+  console.error(`drive.mjs: ${message}`);
 }
 
 function freePort() {
@@ -142,14 +148,34 @@ try {
   await page.waitForSelector(".monaco-editor .view-lines", { timeout: TIMEOUT_MS });
   log(`opened ${args.file}`);
 
-  let hover = "";
-  while (Date.now() < deadline) {
-    // Go to line:column, then "Show or Focus Hover".
+  async function goTo(lineColumn) {
     await page.keyboard.press("Escape");
     await page.keyboard.press("Control+G");
     await page.waitForSelector(".quick-input-widget input", { timeout: TIMEOUT_MS });
-    await page.keyboard.type(`${args.line}:${args.column}`, { delay: 20 });
+    await page.keyboard.type(lineColumn, { delay: 20 });
     await page.keyboard.press("Enter");
+  }
+
+  async function statusbar() {
+    return page.locator(".part.statusbar").innerText();
+  }
+
+  /** Poll ``probe`` until it returns something truthy or 30 s pass. */
+  async function poll(probe) {
+    const until = Math.min(deadline, Date.now() + 30_000);
+    let value;
+    while (Date.now() < until) {
+      value = await probe();
+      if (value) return value;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    return value;
+  }
+
+  let hover = "";
+  while (Date.now() < deadline) {
+    // Go to line:column, then "Show or Focus Hover".
+    await goTo(`${args.line}:${args.column}`);
     await page.keyboard.press("Control+K");
     await page.keyboard.press("Control+I");
     try {
@@ -161,12 +187,39 @@ try {
     if (hover.includes(args.expect)) break;
     await new Promise((r) => setTimeout(r, 1000));
   }
-  const status = await page.locator(".part.statusbar").innerText();
-  console.log(JSON.stringify({ hover, status }));
+  const status = await statusbar();
+  const result = { hover, status };
   if (hover.includes(args.expect)) {
     exitCode = 0;
     if (args.screenshot) await page.screenshot({ path: args.screenshot });
-  } else {
+    await page.keyboard.press("Escape");
+    if (args["definition-at"]) {
+      // Go to Definition (F12) from a reference; the cursor position the
+      // status bar then shows is where the server sent the editor.
+      await goTo(args["definition-at"]);
+      const from = `Ln ${args["definition-at"].split(":")[0]},`;
+      await poll(async () => (await statusbar()).includes(from));
+      await page.keyboard.press("F12");
+      result.definition = await poll(async () => {
+        const now = (await statusbar()).match(/Ln \d+, Col \d+/);
+        return now && !now[0].startsWith(from) ? now[0] : "";
+      });
+    }
+    if (args["break-at"]) {
+      // Type text that breaks the line; the error count in the status bar
+      // comes from the diagnostics the server publishes.
+      await goTo(args["break-at"]);
+      await page.keyboard.press("End");
+      await page.keyboard.type(args["break-text"], { delay: 20 });
+      result.errors_after_break = await poll(async () => {
+        const text = await page.locator('[id="status.problems"]').innerText();
+        const errors = Number((text.match(/\d+/) || ["0"])[0]);
+        return errors > 0 ? errors : 0;
+      });
+    }
+  }
+  console.log(JSON.stringify(result));
+  if (exitCode !== 0) {
     log(`no hover with ${JSON.stringify(args.expect)}; last: ${JSON.stringify(hover)}`);
     await page.screenshot({ path: join(work, "page.png") });
     log(`screenshot: ${join(work, "page.png")}`);
