@@ -99,13 +99,17 @@ class KconfigServer(LanguageServer):
             self.project = Project(root, self.settings)
         return self.project
 
-    async def load(self, with_progress: bool = True, config_only: bool = False) -> None:
+    async def load(self, background: bool = False) -> None:
+        """(Re)load the project.  A background load (after edits, saves or
+        file changes) reports no progress, re-reads only the config when no
+        Kconfig file changed, and leaves errors to the diagnostics rather
+        than popping a message up at every pause in typing."""
         project = self.project
         if project is None:
             return
         async with self.load_lock:
             loop = asyncio.get_running_loop()
-            token = await self.new_progress_token() if with_progress else None
+            token = None if background else await self.new_progress_token()
             total = project.file_count_hint
 
             def report(done: int) -> None:
@@ -124,7 +128,7 @@ class KconfigServer(LanguageServer):
                     token, lsp.WorkDoneProgressBegin(title="Loading Kconfig tree", message=project.root, percentage=0)
                 )
             self.cancel_load.clear()
-            config_only = config_only and not self.tree_dirty
+            config_only = background and not self.tree_dirty
             self.tree_dirty = False
             result = await loop.run_in_executor(None, project.load, report, self.cancel_load, config_only)
             if token is not None:
@@ -136,7 +140,7 @@ class KconfigServer(LanguageServer):
             self.tree_problems = {}
             self.locator = Locator(result.kc) if result.kc else None
             self.columns.forget()
-            if result.error is not None:
+            if result.error is not None and not background:
                 self.window_show_message(
                     lsp.ShowMessageParams(type=lsp.MessageType.Error, message=f"kconfig-ls: {result.error}")
                 )
@@ -221,7 +225,7 @@ class KconfigServer(LanguageServer):
 
     async def _reload_later(self) -> None:
         await asyncio.sleep(DEBOUNCE_SECONDS)
-        await self.load(with_progress=False, config_only=True)
+        await self.load(background=True)
 
     def schedule_check(self, uri: str) -> None:
         """Publish the problems of an edited buffer after a short quiet time,

@@ -235,6 +235,21 @@ async def test_a_file_the_tree_does_not_load_still_gets_syntax_errors(client: La
 
 
 @pytest.mark.asyncio
+async def test_a_missing_sourced_file_typed_in_is_a_diagnostic_not_a_popup(client: LanguageClient, tmp_path):
+    root, top, uri = await opened(client, tmp_path, "Kconfig")
+    end = len(top.read_text().split("\n")) - 1
+    change(client, uri, 2, (end, 0), (end, 0), 'source "nope/Kconfig"\n')
+    diags = await wait_diagnostics(client, uri, lambda d: any("nope/Kconfig" in x.message for x in d))
+    assert [x.range.start.line for x in diags if "nope/Kconfig" in x.message] == [end]
+    await asyncio.sleep(1.5)  # the background re-link fails on it too
+    diags = client.diagnostics[uri]
+    assert [x.range.start.line for x in diags if "nope/Kconfig" in x.message] == [end]
+    assert not [m for m in client.messages if "nope/Kconfig" in m.message]
+    # Hovers keep working on the tree loaded before.
+    assert "value **17**" in await hover_text(client, uri, position_of(top, "config LOG_BUF_SHIFT"))
+
+
+@pytest.mark.asyncio
 async def test_editing_a_default_changes_the_hover_value(client: LanguageClient, tmp_path):
 
     root, top, uri = await opened(client, tmp_path, "Kconfig")
