@@ -13,6 +13,7 @@ from ..kconfig.explain import explain
 from ..kconfig.expr import BOOL, HEX, INT, STRING, TRI_STR, TRISTATE, N
 from ..kconfig.filecheck import FileCheck
 from ..kconfig.tree import Kconfig
+from .linemap import LineMap
 from .project import Project
 
 ERROR, WARNING, INFO = "error", "warning", "info"
@@ -112,24 +113,13 @@ def carry_over(previous: list[Problem], old_text: str, new_text: str) -> list[Pr
     """The problems of ``previous`` with :data:`TREE_CODES`, moved from
     ``old_text`` to ``new_text``: lines above and below the changed region
     keep their problem (shifted), problems inside it are dropped."""
-    old_lines = old_text.split("\n")
-    new_lines = new_text.split("\n")
-    limit = min(len(old_lines), len(new_lines))
-    prefix = 0
-    while prefix < limit and old_lines[prefix] == new_lines[prefix]:
-        prefix += 1
-    suffix = 0
-    while suffix < limit - prefix and old_lines[-1 - suffix] == new_lines[-1 - suffix]:
-        suffix += 1
-    shift = len(new_lines) - len(old_lines)
+    lines = LineMap(old_text, new_text)
     kept = []
     for p in previous:
-        if p.code not in TREE_CODES:
-            continue
-        if p.line <= prefix:
-            kept.append(p)
-        elif p.line > len(old_lines) - suffix:
-            kept.append(replace(p, line=p.line + shift))
+        if p.code in TREE_CODES:
+            line = lines.to_new(p.line)
+            if line is not None:
+                kept.append(replace(p, line=line))
     return kept
 
 

@@ -429,7 +429,7 @@ def _target(ls: KconfigServer, uri: str, position: lsp.Position):
     line = document.lines[position.line].rstrip("\r\n") if position.line < len(document.lines) else ""
     col = ls.columns.from_client(line, position.character)
     if is_kconfig_file(path):
-        return project, ls.locator.in_kconfig(project.relative(path), position.line + 1, col)
+        return project, ls.locator.in_edited_kconfig(project.relative(path), document.source, position.line + 1, col)
     return project, in_config_text(project.kc, document.source, position.line + 1, col)
 
 

@@ -131,3 +131,22 @@ def test_definition_index_follows_buffers_and_saved_files(tmp_path):
     (tmp_path / "arm" / "Kconfig").unlink()
     project.refresh_definitions(str(tmp_path / "arm" / "Kconfig"))
     assert "SAVED" not in project.all_arch_definitions()
+
+
+def test_positions_in_a_buffer_edited_since_the_load(tmp_path):
+    from kconfig_ls.ide.locate import Locator
+
+    project = load(tmp_path, {"Kconfig": TREE})
+    text = project.kc.files["Kconfig"].text
+    locator = Locator(project.kc)
+    lines = text.split("\n")
+    a = lines.index("config A") + 1
+    # Two lines inserted at the top: "config A" moved down by two.
+    edited = "# one\n# two\n" + text
+    target = locator.in_edited_kconfig("Kconfig", edited, a + 2, 8)
+    assert target.name == "A" and target.line == a + 2
+    # On an edited line, a word the tree knows is that symbol; keywords are nothing.
+    edited = text.replace("\tdepends on N && S != \"\"", "\tdepends on N && S != \"\" && B")
+    row = edited.split("\n").index("\tdepends on N && S != \"\" && B") + 1
+    assert locator.in_edited_kconfig("Kconfig", edited, row, len("\tdepends on N && S != \"\" && B") - 1).name == "B"
+    assert locator.in_edited_kconfig("Kconfig", edited, row, 3) is None
