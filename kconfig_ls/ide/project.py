@@ -132,6 +132,7 @@ class Project:
         )
         self.shell = ShellPolicy(self.trusted, self.root, self.env)
         self.lex_cache: dict = {}
+        self.file_cache: dict = {}
         self.overlays: dict[str, str] = {}
         self.kc: Kconfig | None = None
         self.load_error: KconfigError | None = None
@@ -210,6 +211,7 @@ class Project:
                     overlays=overlays,
                     lex_cache=self.lex_cache,
                     progress=report,
+                    file_cache=self.file_cache,
                 )
                 report(len(kc.files))
                 config_text, config_result = self._load_config(kc, overlays)

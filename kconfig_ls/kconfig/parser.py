@@ -442,7 +442,6 @@ class FileParser(ExpressionParser):
         toks = stmt.tokens
         kind = toks[0].kind
         line = stmt.line
-        in_choice = any(block[0] == "choice" for block in self.blocks)
 
         if self.entry_kind == "config" and kind == WORD and toks[0].value in ("transitional", "option"):
             if toks[0].value == "transitional":
@@ -458,11 +457,11 @@ class FileParser(ExpressionParser):
 
         self.entry_kind = None
         if kind in ("config", "menuconfig"):
-            if in_choice and kind == "menuconfig":
+            if kind == "menuconfig" and self.in_choice():
                 raise ParseError("invalid statement")
             self.config_entry(stmt, kind)
         elif kind == "choice":
-            if in_choice:
+            if self.in_choice():
                 raise ParseError("invalid statement")
             self.choice_entry(stmt)
         elif kind == "comment":
@@ -471,7 +470,7 @@ class FileParser(ExpressionParser):
             self.b.add_prompt(P_COMMENT, text, None, self.file, line)
             self.entry_kind = "comment"
         elif kind == "menu":
-            if in_choice:
+            if self.in_choice():
                 raise ParseError("invalid statement")
             text = self.expect_end(toks, 1, quote=True)
             node = self.b.add_entry(None, "menu", self.file, line)
@@ -488,7 +487,7 @@ class FileParser(ExpressionParser):
             self.expect_eol(toks, 1)
             self.end_block(kind[3:], stmt)
         elif kind == "source" or (kind == WORD and toks[0].value in _SOURCE_VARIANTS):
-            if in_choice:
+            if self.in_choice():
                 raise ParseError("invalid statement")
             self.source_statement(stmt)
         elif kind == "mainmenu":
@@ -498,7 +497,7 @@ class FileParser(ExpressionParser):
             self.b.current_entry = self.kc.root
             self.b.add_prompt(P_MENU, text, None, self.file, line)
         elif kind == WORD and len(toks) >= 2 and toks[1].kind in ("=", ":=", "+="):
-            if in_choice:
+            if self.in_choice():
                 raise ParseError("invalid statement")
             value = toks[2].value if len(toks) > 2 and toks[2].kind == ASSIGN_VAL else ""
             pp = self.kc.pp
@@ -512,6 +511,10 @@ class FileParser(ExpressionParser):
             raise ParseError(f"'{toks[0].value}' outside a config, choice, menu or comment entry{where}", toks[0])
         else:
             raise ParseError("invalid statement", toks[0])
+
+    def in_choice(self) -> bool:
+        """Whether a ``choice`` block of this file is open."""
+        return any(block[0] == "choice" for block in self.blocks)
 
     def push_block(self, kind: str, node: MenuNode, line: int) -> None:
         self.blocks.append((kind, node, line))

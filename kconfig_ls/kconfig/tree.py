@@ -81,10 +81,14 @@ class Kconfig:
         overlays: Mapping[str, str] | None = None,
         lex_cache: dict | None = None,
         progress: Callable[[int], None] | None = None,
+        file_cache: dict | None = None,
     ):
         if sys.getrecursionlimit() < 20000:
             sys.setrecursionlimit(20000)
         self._init_state(filename, srctree, env, warn_stream, overlays, lex_cache, progress)
+        #: Shared between loads of the same tree: path -> (stat key, text),
+        #: so unchanged files are not read again.
+        self.file_cache = file_cache
         if shell is None:
             # Commands see the tree as their working directory, as under make.
             def shell(command: str) -> str:
@@ -115,6 +119,7 @@ class Kconfig:
         self.lex_cache = lex_cache
         #: Called with the number of files parsed so far.
         self.progress = progress
+        self.file_cache: dict | None = None
         self.diagnostics: list[Diagnostic] = []
         self.files: dict[str, SourceFile] = {}
         self.source_refs: list[tuple[str, int, int, str]] = []
@@ -215,8 +220,18 @@ class Kconfig:
         return text if text is not None else self.read_file(path)
 
     def read_file(self, path: str) -> str:
+        cache = self.file_cache
+        if cache is not None:
+            st = os.stat(path)
+            key = (st.st_mtime_ns, st.st_size, st.st_ino)
+            cached = cache.get(path)
+            if cached is not None and cached[0] == key:
+                return cached[1]
         with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:
-            return f.read()
+            text = f.read()
+        if cache is not None:
+            cache[path] = (key, text)
+        return text
 
     # -- the symbol table ----------------------------------------------------------
     def _new_symbol(self, name: str | None) -> Symbol:
