@@ -21,9 +21,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .errors import Diagnostic, KconfigError, Severity
-from .menu import P_MENU, Property
 from .parser import Builder
-from .symbols import SYM_N, Symbol
+from .symbols import Symbol
 from .tree import Kconfig, gc_paused
 
 
@@ -72,17 +71,10 @@ class FileCheck(Kconfig):
                 )
 
     def _load(self, filename: str) -> None:
-        _SingleFileBuilder(self).parse_file(filename)
-        if self.modules_sym is None:
-            self.modules_sym = SYM_N
-        if self.root.prompt is None:
-            self.root.prompt = Property(P_MENU, None, None, self.root, filename, 1)
-            self.root.prompt.text = "Main menu"
+        self._build(_SingleFileBuilder(self), filename)
         if not self.standalone:
             self._finalize(self.root)
         self._index_properties()
-        self._hash_order = None
-        self.cycles = []
 
     def lookup(self, name: str) -> Symbol:
         fresh = name not in self.symbols

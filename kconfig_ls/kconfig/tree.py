@@ -140,22 +140,18 @@ class Kconfig:
         self.root = MenuNode(None, None, filename, 1, "root")
         self.top_file = filename
         self._checked: set[Symbol] = set()
+        self._hash_order: list[Symbol] | None = None
+        self.cycles: list = []
         #: Whether diagnostics are written to ``warn_stream`` as they come.
         self._printing = True
 
     def _load(self, filename: str) -> None:
-        Builder(self).parse_file(filename)
+        self._build(Builder(self), filename)
         # The C tool exits after a syntax error, before the checks that
         # follow parsing: those are collected but not printed.
         self._printing = not self.errors
-        if self.modules_sym is None:
-            self.modules_sym = SYM_N
-        if self.root.prompt is None:
-            self.root.prompt = Property(P_MENU, None, None, self.root, filename, 1)
-            self.root.prompt.text = "Main menu"
         self._finalize(self.root)
         self._index_properties()
-        self._hash_order: list[Symbol] | None = None
         # Cycles are looked for even when a line is broken (an editor wants
         # them); the C tool would have stopped, so nothing is printed then.
         self.cycles = find_cycles(self)
@@ -165,6 +161,16 @@ class Kconfig:
                 self.warn_stream.write(report.text)
         #: The C tool's "configuration changed" flag (conf_set_changed).
         self.conf_changed = True
+
+    def _build(self, builder: Builder, filename: str) -> None:
+        """Parse ``filename`` (and what it sources) with ``builder``; the
+        defaults of a tree that sets no ``modules`` symbol or main menu."""
+        builder.parse_file(filename)
+        if self.modules_sym is None:
+            self.modules_sym = SYM_N
+        if self.root.prompt is None:
+            self.root.prompt = Property(P_MENU, None, None, self.root, filename, 1)
+            self.root.prompt.text = "Main menu"
 
     # -- messages ----------------------------------------------------------------
     def add_diagnostic(self, diag: Diagnostic) -> None:
