@@ -299,7 +299,7 @@ class Project:
         Kconfig file under the root, whether the current arch loads it or not.
         ``texts`` (file name -> text; default: the open buffers) stand in
         for the files on disk."""
-        disk = self._disk_definitions()
+        disk = self.disk_definitions()
         texts = self.overlays if texts is None else texts
         edited = {name: text for name, text in texts.items() if _is_kconfig_name(name)}
         if not edited:
@@ -340,7 +340,8 @@ class Project:
             self._disk_names_by_file.setdefault(name, []).append(sym)
         self._merged_index = None
 
-    def _disk_definitions(self) -> dict[str, list[tuple[str, int]]]:
+    def disk_definitions(self) -> dict[str, list[tuple[str, int]]]:
+        """The index as the files on disk have it (built on first use)."""
         if self._all_arch_index is None:
             index: dict[str, list[tuple[str, int]]] = {}
             by_file: dict[str, list[str]] = {}

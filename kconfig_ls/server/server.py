@@ -131,6 +131,10 @@ class KconfigServer(LanguageServer):
             config_only = background and not self.tree_dirty
             self.tree_dirty = False
             result = await loop.run_in_executor(None, project.load, report, self.cancel_load, config_only)
+            # The definition index over every arch (a walk of the whole tree,
+            # once) is built here rather than on the first publication, which
+            # would hold up the event loop.
+            await loop.run_in_executor(None, project.disk_definitions)
             if token is not None:
                 files = len(result.kc.files) if result.kc else 0
                 self.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=f"{files} files parsed"))
