@@ -11,7 +11,6 @@ from dataclasses import dataclass, replace
 from ..kconfig.configfile import ConfigReadResult
 from ..kconfig.explain import explain
 from ..kconfig.expr import BOOL, HEX, INT, STRING, TRI_STR, TRISTATE, N
-from ..kconfig.filecheck import FileCheck
 from ..kconfig.tree import Kconfig
 from .linemap import LineMap
 from .project import Project
@@ -57,7 +56,7 @@ def kconfig_problems(project: Project, kc: Kconfig, file: str) -> list[Problem]:
     return problems
 
 
-def quick_kconfig_problems(project: Project, kc: Kconfig, file: str, text: str) -> list[Problem]:
+def quick_kconfig_problems(project: Project, file: str, text: str) -> list[Problem]:
     """The problems of ``text`` as Kconfig file ``file`` found without
     re-linking the tree (see :class:`~kconfig_ls.kconfig.filecheck.FileCheck`):
     syntax, types, undefined symbols; not those with :data:`TREE_CODES`.
@@ -65,8 +64,8 @@ def quick_kconfig_problems(project: Project, kc: Kconfig, file: str, text: str) 
     A file the loaded tree does not include (another architecture's) gets
     the checks its text alone allows, and a note saying so."""
     index = project.all_arch_definitions({**project.overlays, file: text})
-    standalone = file not in kc.files
-    problems = file_problems(project, FileCheck(kc, file, text, standalone), file, index)
+    standalone = file not in project.kc.files
+    problems = file_problems(project, project.file_check(file, text), file, index)
     if standalone:
         where = f"the {project.arch} tree" if project.arch else "the loaded tree"
         problems.append(Problem(1, 0, 0, f"{file} is not part of {where}: only its syntax and symbol names "

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from ..kconfig import configfile
 from ..kconfig.errors import KconfigError
+from ..kconfig.filecheck import FileCheck
 from ..kconfig.howto import HowTo, how_to, meet_dependencies
 from ..kconfig.kernel import host_arch, kernel_env
 from ..kconfig.preprocess import run_shell
@@ -146,6 +147,8 @@ class Project:
         self._merged_index: tuple[tuple, dict[str, list[tuple[str, int]]]] | None = None
         self.file_count_hint = 0
         self._fixes: dict[tuple, HowTo] = {}
+        #: file name -> (tree, text, FileCheck) of the file's last checked text.
+        self._file_checks: dict[str, tuple[Kconfig, str, FileCheck]] = {}
 
     # -- setup -------------------------------------------------------------------
     def _environment(self) -> dict[str, str]:
@@ -282,11 +285,32 @@ class Project:
                 self._fixes[key] = cached
             return cached
 
+    def file_view(self, name: str, text: str) -> Kconfig:
+        """The tree to answer questions about file ``name`` with ``text``:
+        the loaded tree if it has this text, else :meth:`file_check`."""
+        loaded = self.kc.files.get(name)
+        if loaded is not None and loaded.text == text:
+            return self.kc
+        return self.file_check(name, text)
+
+    def file_check(self, name: str, text: str) -> FileCheck:
+        """File ``name`` with ``text`` checked on its own against the loaded
+        tree (:class:`~kconfig_ls.kconfig.filecheck.FileCheck`), kept for the
+        file's last text."""
+        kc = self.kc
+        cached = self._file_checks.get(name)
+        if cached is not None and cached[0] is kc and cached[1] == text:
+            return cached[2]
+        check = FileCheck(kc, name, text, standalone=name not in kc.files)
+        self._file_checks[name] = (kc, text, check)
+        return check
+
     def set_overlay(self, path: str, text: str | None) -> None:
         name = self.relative(path)
         with self.lock:
             if text is None:
                 self.overlays.pop(name, None)
+                self._file_checks.pop(name, None)
             else:
                 self.overlays[name] = text
 

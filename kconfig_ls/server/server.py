@@ -276,7 +276,7 @@ class KconfigServer(LanguageServer):
         if is_kconfig_file(path):
             loaded = kc.files.get(name)
             if loaded is None:
-                return diagnostics.quick_kconfig_problems(project, kc, name, text)
+                return diagnostics.quick_kconfig_problems(project, name, text)
             problems = self.tree_problems.get(name)
             if problems is None:
                 problems = self.tree_problems[name] = diagnostics.kconfig_problems(project, kc, name)
@@ -285,7 +285,7 @@ class KconfigServer(LanguageServer):
                     problems.append(diagnostics.Problem(err.line or 1, 0, 1000, err.message, "error", "fatal"))
             if loaded.text == text:
                 return problems
-            return diagnostics.quick_kconfig_problems(project, kc, name, text) + diagnostics.carry_over(
+            return diagnostics.quick_kconfig_problems(project, name, text) + diagnostics.carry_over(
                 problems, loaded.text, text)
         if not project.is_config_file(path) or project.config_text is None:
             return diagnostics.config_problems(kc, text, None)
@@ -491,7 +491,7 @@ def on_document_symbol(ls: KconfigServer, params: lsp.DocumentSymbolParams) -> l
     if project is None:
         return []
     name = project.relative(uri_to_path(params.text_document.uri))
-    return [_document_symbol(item) for item in outline.outline(project.kc, name)]
+    return [_document_symbol(item) for item in outline.outline(_file_view(ls, project, params.text_document.uri), name)]
 
 
 def _document_symbol(item: outline.OutlineItem) -> lsp.DocumentSymbol:
@@ -562,8 +562,16 @@ def on_folding(ls: KconfigServer, params: lsp.FoldingRangeParams) -> list[lsp.Fo
                 ranges.append(lsp.FoldingRange(start_line=item.line - 1, end_line=item.end_line - 1))
             visit(item.children)
 
-    visit(outline.outline(project.kc, name))
+    visit(outline.outline(_file_view(ls, project, params.text_document.uri), name))
     return ranges
+
+
+def _file_view(ls: KconfigServer, project: Project, uri: str):
+    """The loaded tree, or the open document checked on its own when it was
+    edited since the load (its outline then has the buffer's lines)."""
+    text = ls.workspace.get_text_document(uri).source
+    with project.lock:
+        return project.file_view(project.relative(uri_to_path(uri)), text)
 
 
 @server.feature(

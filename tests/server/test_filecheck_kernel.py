@@ -30,7 +30,7 @@ def sample(project: Project) -> list[str]:
 def test_unchanged_files_check_the_same_alone(project):
     for name in sample(project):
         text = project.kc.files[name].text
-        assert shown(quick_kconfig_problems(project, project.kc, name, text)) == shown(
+        assert shown(quick_kconfig_problems(project, name, text)) == shown(
             kconfig_problems(project, project.kc, name)), name
 
 
@@ -39,7 +39,7 @@ def test_a_broken_line_is_found_alone_as_in_a_full_load(project):
     text = project.kc.files[name].text
     broken = text.replace("config CX_ECAT\n", "config CX_ECAT oops\n", 1)
     assert broken != text
-    quick = shown(quick_kconfig_problems(project, project.kc, name, broken))
+    quick = shown(quick_kconfig_problems(project, name, broken))
     edited = Project(project.root, project.settings)
     edited.set_overlay(project.absolute(name), broken)
     edited.load()
@@ -51,8 +51,8 @@ def test_other_arch_files_get_no_false_alarms(project):
     # KVM is a tristate for x86, a bool for arm64: not a redefinition there.
     for name in ("arch/arm64/kvm/Kconfig", "arch/arm/Kconfig", "arch/powerpc/kvm/Kconfig"):
         text = Path(project.absolute(name)).read_text()
-        problems = quick_kconfig_problems(project, project.kc, name, text)
+        problems = quick_kconfig_problems(project, name, text)
         assert {p.code for p in problems} <= {"undefined-symbol", "not-loaded"}, name
     text = Path(project.absolute("arch/arm/Kconfig")).read_text().replace("config ARM\n", "config ARM oops\n", 1)
-    problems = quick_kconfig_problems(project, project.kc, "arch/arm/Kconfig", text)
+    problems = quick_kconfig_problems(project, "arch/arm/Kconfig", text)
     assert min(p.line for p in problems if p.severity == "error") == text.split("\n").index("config ARM oops") + 1

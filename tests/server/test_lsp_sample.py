@@ -338,6 +338,15 @@ async def test_completion_and_document_symbols(client: LanguageClient, tmp_path)
     net = next(c for c in symbols[0].children if c.name == "NET")
     assert [c.name for c in net.children] == ["NETDEVICES"]
     assert [c.name for c in net.children[0].children] == ["E1000", "DUMMY"]
+    # Right after an edit (before the tree is re-linked) the outline and
+    # the folding ranges follow the buffer: two lines inserted at the top.
+    pci = next(c for c in symbols[0].children if c.name == "PCI").range.start.line
+    change(client, uri, 2, (0, 0), (0, 0), "# one\n# two\n")
+    symbols = await client.text_document_document_symbol_async(
+        lsp.DocumentSymbolParams(lsp.TextDocumentIdentifier(uri)))
+    assert next(c for c in symbols[0].children if c.name == "PCI").range.start.line == pci + 2
+    folds = await client.text_document_folding_range_async(lsp.FoldingRangeParams(lsp.TextDocumentIdentifier(uri)))
+    assert min(f.start_line for f in folds) == 2
 
 
 @pytest.mark.asyncio

@@ -85,7 +85,7 @@ def shown(problems) -> set:
 @pytest.mark.parametrize("what,text", EDITS, ids=[e[0] for e in EDITS])
 def test_quick_check_finds_what_a_full_load_finds(tmp_path, what, text):
     before = load(tmp_path / "before", DRIVERS)
-    quick = quick_kconfig_problems(before, before.kc, "drivers/Kconfig", text)
+    quick = quick_kconfig_problems(before, "drivers/Kconfig", text)
     after = load(tmp_path / "after", text)
     if after.kc is before.kc or after.load_error is not None:
         # A fatal error: the full load stops, the quick check says where.
@@ -102,7 +102,7 @@ def test_the_tree_it_checks_against_is_left_alone(tmp_path):
     project = load(tmp_path, DRIVERS)
     kc = project.kc
     symbols, width_nodes = len(kc.all_symbols), list(kc.find("WIDTH").nodes)
-    quick_kconfig_problems(project, kc, "drivers/Kconfig", DRIVERS + "config WIDTH\n\tint\nconfig NEW\n\tbool\n")
+    quick_kconfig_problems(project, "drivers/Kconfig", DRIVERS + "config WIDTH\n\tint\nconfig NEW\n\tbool\n")
     assert len(kc.all_symbols) == symbols
     assert kc.find("WIDTH").nodes == width_nodes
     assert kc.find("NEW") is None
@@ -128,7 +128,7 @@ def test_a_file_the_tree_does_not_load_gets_its_syntax_checked(tmp_path):
     (tmp_path / "otherarch").mkdir()
     text = "config WIDTH\n\tbool \"another arch's WIDTH is a bool\"\nconfig ODD\n\tbool \"odd\"\n\tdepends on (NET\n" \
            "config USER\n\tbool \"user\"\n\tdepends on NOT_ANYWHERE && WIDTH\n"
-    problems = quick_kconfig_problems(project, project.kc, "otherarch/Kconfig", text)
+    problems = quick_kconfig_problems(project, "otherarch/Kconfig", text)
     found = {(p.line, p.code) for p in problems}
     assert (5, "kconfig") in found  # the broken expression
     assert (8, "undefined-symbol") in found
