@@ -1,7 +1,7 @@
 """Lines of a file before and after an edit.
 
-Between an edit and the next re-link, what the loaded tree knows about a
-file (positions of symbols, problems) is for its old text.  The lines above
+Between an edit and the next re-link, the problems only the whole tree can
+find (cycles, values) are known for the file's old text.  The lines above
 and below the changed region are the same in both texts, only shifted; a
 :class:`LineMap` moves line numbers across, and says when a line is inside
 the changed region (then nothing old applies to it).
@@ -26,7 +26,6 @@ class LineMap:
         #: Lines 1..prefix are the same in both texts.
         self.prefix = prefix
         self._old_tail = len(old_lines) - suffix  # old lines after this one are the common tail
-        self._new_tail = len(new_lines) - suffix
         self.shift = len(new_lines) - len(old_lines)
 
     def to_new(self, old_line: int) -> int | None:
@@ -35,12 +34,4 @@ class LineMap:
             return old_line
         if old_line > self._old_tail:
             return old_line + self.shift
-        return None
-
-    def to_old(self, new_line: int) -> int | None:
-        """Where new line ``new_line`` was (None: it is new or edited)."""
-        if new_line <= self.prefix:
-            return new_line
-        if new_line > self._new_tail:
-            return new_line - self.shift
         return None

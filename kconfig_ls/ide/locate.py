@@ -7,11 +7,10 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from ..kconfig.filecheck import FileCheck
 from ..kconfig.symbols import Symbol
 from ..kconfig.tree import Kconfig
-from .linemap import LineMap
 
-_WORD = re.compile(r"[A-Za-z0-9_]+")
 _CONFIG_LINE = re.compile(r"^(?:# )?(?P<prefix>CONFIG_)(?P<name>[A-Za-z0-9_]+)(?:=| is not set)")
 
 
@@ -94,30 +93,18 @@ class Locator:
         return Target("symbol", what.name, what, None, start_col, end_col, line)
 
 
-    def in_edited_kconfig(self, name: str, text: str, line: int, col: int) -> Target | None:
-        """Like :meth:`in_kconfig`, for the current ``text`` of the file,
-        which may have been edited since the tree was loaded: positions on
-        unchanged lines are moved to the loaded text; on an edited line the
-        word under the cursor is taken as a symbol name, if the tree has
-        that symbol (until the next load, nothing more is known there)."""
-        source = self.kc.files.get(name)
-        if source is None or source.text == text:
-            return self.in_kconfig(name, line, col)
-        old_line = LineMap(source.text, text).to_old(line)
-        if old_line is not None:
-            target = self.in_kconfig(name, old_line, col)
-            if target is not None:
-                target.line = line
-            return target
-        lines = text.split("\n")
-        current = lines[line - 1] if 0 < line <= len(lines) else ""
-        for m in _WORD.finditer(current):
-            if m.start() <= col <= m.end():
-                sym = self.kc.find(m.group())
-                if sym is None or sym.is_const or not (sym.nodes or sym.refs):
-                    return None
-                return Target("symbol", m.group(), sym, None, m.start(), m.end(), line)
-        return None
+def in_checked_file(check: FileCheck, name: str, line: int, col: int) -> Target | None:
+    """What is at a position of a file edited since the tree was loaded,
+    from the file checked on its own; symbols are the loaded tree's (with
+    their values), or mere names if the tree does not know them yet."""
+    target = Locator(check).in_kconfig(name, line, col)
+    if target is not None and target.kind == "symbol":
+        live = check.tree.find(target.name)
+        if live is not None and not live.is_const and (live.nodes or live.refs):
+            target.symbol = live
+        else:
+            target.kind, target.symbol = "name", None
+    return target
 
 
 def in_config_text(kc: Kconfig | None, text: str, line: int, col: int) -> Target | None:

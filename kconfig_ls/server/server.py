@@ -16,7 +16,7 @@ from pygls.uris import from_fs_path
 from .. import __version__
 from ..ide import actions as ide_actions
 from ..ide import completion, diagnostics, hover, navigation, outline
-from ..ide.locate import Locator, in_config_text
+from ..ide.locate import Locator, in_checked_file, in_config_text
 from ..ide.project import Project, Settings, find_root
 from .positions import Columns
 
@@ -433,7 +433,12 @@ def _target(ls: KconfigServer, uri: str, position: lsp.Position):
     line = document.lines[position.line].rstrip("\r\n") if position.line < len(document.lines) else ""
     col = ls.columns.from_client(line, position.character)
     if is_kconfig_file(path):
-        return project, ls.locator.in_edited_kconfig(project.relative(path), document.source, position.line + 1, col)
+        name = project.relative(path)
+        with project.lock:
+            view = project.file_view(name, document.source)
+        if view is project.kc:
+            return project, ls.locator.in_kconfig(name, position.line + 1, col)
+        return project, in_checked_file(view, name, position.line + 1, col)
     return project, in_config_text(project.kc, document.source, position.line + 1, col)
 
 

@@ -134,19 +134,24 @@ def test_definition_index_follows_buffers_and_saved_files(tmp_path):
 
 
 def test_positions_in_a_buffer_edited_since_the_load(tmp_path):
-    from kconfig_ls.ide.locate import Locator
+    from kconfig_ls.ide.locate import in_checked_file
 
     project = load(tmp_path, {"Kconfig": TREE})
     text = project.kc.files["Kconfig"].text
-    locator = Locator(project.kc)
     lines = text.split("\n")
     a = lines.index("config A") + 1
-    # Two lines inserted at the top: "config A" moved down by two.
+    # Two lines inserted at the top: "config A" moved down by two, and it
+    # is still the loaded tree's A (with its value).
     edited = "# one\n# two\n" + text
-    target = locator.in_edited_kconfig("Kconfig", edited, a + 2, 8)
-    assert target.name == "A" and target.line == a + 2
-    # On an edited line, a word the tree knows is that symbol; keywords are nothing.
-    edited = text.replace("\tdepends on N && S != \"\"", "\tdepends on N && S != \"\" && B")
-    row = edited.split("\n").index("\tdepends on N && S != \"\" && B") + 1
-    assert locator.in_edited_kconfig("Kconfig", edited, row, len("\tdepends on N && S != \"\" && B") - 1).name == "B"
-    assert locator.in_edited_kconfig("Kconfig", edited, row, 3) is None
+    target = in_checked_file(project.file_check("Kconfig", edited), "Kconfig", a + 2, 8)
+    assert target.symbol is project.kc.find("A") and target.line == a + 2
+    # An edited line: a symbol the tree knows; a keyword is nothing; a new
+    # name is just a name until the next load.
+    line = "\tdepends on N && S != \"\" && B && BRAND_NEW"
+    edited = text.replace("\tdepends on N && S != \"\"", line)
+    check = project.file_check("Kconfig", edited)
+    row = edited.split("\n").index(line) + 1
+    assert in_checked_file(check, "Kconfig", row, line.index("&& B") + 3).symbol is project.kc.find("B")
+    assert in_checked_file(check, "Kconfig", row, 3) is None
+    new = in_checked_file(check, "Kconfig", row, line.index("BRAND_NEW") + 2)
+    assert (new.kind, new.name, new.symbol) == ("name", "BRAND_NEW", None)
