@@ -13,7 +13,7 @@ from ..kconfig.explain import explain
 from ..kconfig.expr import BOOL, HEX, INT, STRING, TRI_STR, TRISTATE, N
 from ..kconfig.tree import Kconfig
 from .linemap import LineMap
-from .project import Project
+from .project import Project, is_kconfig_file
 
 ERROR, WARNING, INFO = "error", "warning", "info"
 _ASSIGNMENT = re.compile(r"^(?:# )?CONFIG_([A-Za-z0-9_]+)")
@@ -34,6 +34,39 @@ class Problem:
 #: Codes of the problems only a load of the whole tree finds (recursive
 #: dependencies, values): a quick check keeps them from the last load.
 TREE_CODES = frozenset({"recursive-dep", "unmet-select", "shell-untrusted", "config", "value-not-kept"})
+
+
+def document_problems(project: Project, path: str, text: str) -> list[Problem]:
+    """The problems of an open document: ``text`` as file ``path``.  When
+    the loaded tree saw other text for it (an edit not yet re-linked), the
+    file is checked on its own and the whole-tree problems of the last load
+    are carried over around the edit.  Call with ``project.lock`` held."""
+    kc = project.kc
+    name = project.relative(path)
+    err = project.load_error
+    if kc is None:
+        # The tree could not be loaded at all: say why where it happened.
+        if err is not None and (err.file == name or (err.file is None and name == project.top)):
+            return [Problem(err.line or 1, 0, 1000, err.message, ERROR, "fatal")]
+        return []
+    if is_kconfig_file(path):
+        loaded = kc.files.get(name)
+        if loaded is None:
+            return quick_kconfig_problems(project, name, text)
+        problems = project.tree_problems.get(name)
+        if problems is None:
+            problems = project.tree_problems[name] = kconfig_problems(project, kc, name)
+            if err is not None and err.file == name:
+                problems.append(Problem(err.line or 1, 0, 1000, err.message, ERROR, "fatal"))
+        if loaded.text == text:
+            return problems
+        return quick_kconfig_problems(project, name, text) + carry_over(problems, loaded.text, text)
+    if not project.is_config_file(path) or project.config_text is None:
+        return config_problems(kc, text, None)
+    problems = config_problems(kc, project.config_text, project.config_result)
+    if project.config_text == text:
+        return problems
+    return config_problems(kc, text, None) + carry_over(problems, project.config_text, text)
 
 
 def kconfig_problems(project: Project, kc: Kconfig, file: str) -> list[Problem]:

@@ -147,6 +147,8 @@ class Project:
         self._merged_index: tuple[tuple, dict[str, list[tuple[str, int]]]] | None = None
         self.file_count_hint = 0
         self._fixes: dict[tuple, HowTo] = {}
+        #: file name -> its problems in the loaded tree (until the next load).
+        self.tree_problems: dict[str, list] = {}
         #: file name -> (tree, text, FileCheck) of the file's last checked text.
         self._file_checks: dict[str, tuple[Kconfig, str, FileCheck]] = {}
 
@@ -193,6 +195,7 @@ class Project:
                 kc.reset_values()
                 self.config_text, self.config_result = self._load_config(kc, self.overlays)
                 self._fixes = {}
+                self.tree_problems = {}
                 return LoadResult(kc, None, self.config_result.warnings if self.config_result else [])
 
         def report(done: int) -> None:
@@ -219,7 +222,9 @@ class Project:
                 report(len(kc.files))
                 config_text, config_result = self._load_config(kc, overlays)
         except KconfigError as exc:
-            self.load_error = exc
+            with self.lock:
+                self.load_error = exc
+                self.tree_problems = {}
             return LoadResult(self.kc, exc)
         except LoadCancelled:
             return LoadResult(self.kc, cancelled=True)
@@ -229,6 +234,7 @@ class Project:
             self.config_text, self.config_result = config_text, config_result
             self.kc = kc
             self._fixes = {}
+            self.tree_problems = {}
             self._forget_unused_lexing(kc)
         return LoadResult(kc, None, config_result.warnings if config_result else [])
 
@@ -325,7 +331,7 @@ class Project:
         for the files on disk."""
         disk = self.disk_definitions()
         texts = self.overlays if texts is None else texts
-        edited = {name: text for name, text in texts.items() if _is_kconfig_name(name)}
+        edited = {name: text for name, text in texts.items() if is_kconfig_file(name)}
         if not edited:
             return disk
         key = tuple(sorted((name, hash(text)) for name, text in edited.items()))
@@ -344,7 +350,7 @@ class Project:
     def refresh_definitions(self, path: str) -> None:
         """Re-read one Kconfig file's definitions from disk into the index
         (it was saved, created or deleted)."""
-        if self._all_arch_index is None or not _is_kconfig_name(path):
+        if self._all_arch_index is None or not is_kconfig_file(path):
             return
         name = self.relative(path)
         index = self._all_arch_index
@@ -372,7 +378,7 @@ class Project:
             for dirpath, dirnames, filenames in os.walk(self.root):
                 dirnames[:] = [d for d in dirnames if not d.startswith(".")]
                 for fname in filenames:
-                    if not _is_kconfig_name(fname):
+                    if not is_kconfig_file(fname):
                         continue
                     path = os.path.join(dirpath, fname)
                     try:
@@ -388,7 +394,9 @@ class Project:
         return self._all_arch_index
 
 
-def _is_kconfig_name(name: str) -> bool:
+def is_kconfig_file(name: str) -> bool:
+    """Whether a file name is a Kconfig file's (``Kconfig``, ``Kconfig.*``,
+    ``Config.in``, ``*.kconfig``) rather than a config's."""
     base = os.path.basename(name)
     return base.startswith(ROOT_FILES) or base.endswith(".kconfig")
 

@@ -17,7 +17,7 @@ from .. import __version__
 from ..ide import actions as ide_actions
 from ..ide import completion, diagnostics, hover, navigation, outline
 from ..ide.locate import Locator, in_checked_file, in_config_text
-from ..ide.project import Project, Settings, find_root
+from ..ide.project import Project, Settings, find_root, is_kconfig_file
 from .positions import Columns
 
 #: Quiet time after an edit before the edited buffer is checked on its own.
@@ -44,11 +44,6 @@ def uri_to_path(uri: str) -> str:
     return unquote(urlparse(uri).path)
 
 
-def is_kconfig_file(path: str) -> bool:
-    base = os.path.basename(path)
-    return base.startswith("Kconfig") or base == "Config.in" or base.endswith(".kconfig")
-
-
 class KconfigServer(LanguageServer):
     """Holds the open project and the pending re-load."""
 
@@ -65,8 +60,6 @@ class KconfigServer(LanguageServer):
         #: Whether a Kconfig file changed since the last load (else only
         #: the config needs reading again).
         self.tree_dirty = False
-        #: Problems of the loaded tree per file, for the current load.
-        self.tree_problems: dict[str, list[diagnostics.Problem]] = {}
         self.columns = Columns(self)
         self.load_lock = asyncio.Lock()
 
@@ -141,7 +134,6 @@ class KconfigServer(LanguageServer):
             if result.cancelled:
                 self.tree_dirty = self.tree_dirty or not config_only
                 return
-            self.tree_problems = {}
             self.locator = Locator(result.kc) if result.kc else None
             self.columns.forget()
             if result.error is not None and not background:
@@ -256,44 +248,9 @@ class KconfigServer(LanguageServer):
             return
         document = self.workspace.get_text_document(uri)
         with project.lock:  # values are computed; a config re-read may be under way
-            problems = self.problems(project, uri_to_path(uri), document.source)
+            problems = diagnostics.document_problems(project, uri_to_path(uri), document.source)
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
             uri=uri, diagnostics=[self.to_lsp_diagnostic(p, document.lines) for p in problems]))
-
-    def problems(self, project: Project, path: str, text: str) -> list[diagnostics.Problem]:
-        """The problems of ``text`` as file ``path``.  When the loaded tree
-        saw other text for it (an edit not yet re-linked), the file is
-        checked on its own and the whole-tree problems of the last load are
-        carried over around the edit."""
-        kc = project.kc
-        name = project.relative(path)
-        if kc is None:
-            # The tree could not be loaded at all: say why where it happened.
-            err = project.load_error
-            if err is not None and (err.file == name or (err.file is None and name == project.top)):
-                return [diagnostics.Problem(err.line or 1, 0, 1000, err.message, "error", "fatal")]
-            return []
-        if is_kconfig_file(path):
-            loaded = kc.files.get(name)
-            if loaded is None:
-                return diagnostics.quick_kconfig_problems(project, name, text)
-            problems = self.tree_problems.get(name)
-            if problems is None:
-                problems = self.tree_problems[name] = diagnostics.kconfig_problems(project, kc, name)
-                err = project.load_error
-                if err is not None and err.file == name:
-                    problems.append(diagnostics.Problem(err.line or 1, 0, 1000, err.message, "error", "fatal"))
-            if loaded.text == text:
-                return problems
-            return diagnostics.quick_kconfig_problems(project, name, text) + diagnostics.carry_over(
-                problems, loaded.text, text)
-        if not project.is_config_file(path) or project.config_text is None:
-            return diagnostics.config_problems(kc, text, None)
-        problems = diagnostics.config_problems(kc, project.config_text, project.config_result)
-        if project.config_text == text:
-            return problems
-        return diagnostics.config_problems(kc, text, None) + diagnostics.carry_over(
-            problems, project.config_text, text)
 
     def to_lsp_diagnostic(self, p: diagnostics.Problem, lines: list[str]) -> lsp.Diagnostic:
         line = max(p.line - 1, 0)
