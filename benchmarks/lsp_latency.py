@@ -69,6 +69,15 @@ async def run(tree: Path, arch: str, names: list[str], edits: int, hovers: int) 
     await client.stop()
 
 
+async def drain(queue: asyncio.Queue, quiet: float = 0.5) -> None:
+    """Wait until no publication came for ``quiet`` seconds."""
+    while True:
+        try:
+            await asyncio.wait_for(queue.get(), quiet)
+        except TimeoutError:
+            return
+
+
 async def measure_file(client: LanguageClient, published: dict[str, asyncio.Queue], tree: Path, name: str,
                        edits: int, hovers: int) -> None:
     """Edit ``name`` so a line breaks, then fix it, ``edits`` times: time
@@ -80,6 +89,7 @@ async def measure_file(client: LanguageClient, published: dict[str, asyncio.Queu
     queue = published[uri] = asyncio.Queue()
     client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "kconfig", 1, text)))
     await queue.get()
+    await drain(queue)
 
     line = next(i for i, line in enumerate(text.split("\n")) if line.startswith("config "))
     first_times, relinked_times, caught = [], [], 0
@@ -97,6 +107,7 @@ async def measure_file(client: LanguageClient, published: dict[str, asyncio.Queu
         caught += broken == any(d.range.start.line == line for d in first)
         await queue.get()
         relinked_times.append(time.perf_counter() - t)
+        await drain(queue)
 
     hover_times = []
     pos = lsp.Position(line, 8)

@@ -143,6 +143,8 @@ class Project:
         self.lock = threading.RLock()
         self._all_arch_index: dict[str, list[tuple[str, int]]] | None = None
         self._disk_names_by_file: dict[str, list[str]] = {}
+        #: Held while the index is built (once, by whichever thread asks first).
+        self._index_lock = threading.Lock()
         #: The index with the open buffers' definitions, and the buffers it is for.
         self._merged_index: tuple[tuple, dict[str, list[tuple[str, int]]]] | None = None
         self.file_count_hint = 0
@@ -372,6 +374,10 @@ class Project:
 
     def disk_definitions(self) -> dict[str, list[tuple[str, int]]]:
         """The index as the files on disk have it (built on first use)."""
+        with self._index_lock:
+            return self._build_disk_definitions()
+
+    def _build_disk_definitions(self) -> dict[str, list[tuple[str, int]]]:
         if self._all_arch_index is None:
             index: dict[str, list[tuple[str, int]]] = {}
             by_file: dict[str, list[str]] = {}

@@ -124,13 +124,13 @@ class KconfigServer(LanguageServer):
             config_only = background and not self.tree_dirty
             self.tree_dirty = False
             result = await loop.run_in_executor(None, project.load, report, self.cancel_load, config_only)
-            # The definition index over every arch (a walk of the whole tree,
-            # once) is built here rather than on the first publication, which
-            # would hold up the event loop.
-            await loop.run_in_executor(None, project.disk_definitions)
             if token is not None:
                 files = len(result.kc.files) if result.kc else 0
                 self.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=f"{files} files parsed"))
+            # The definition index over every arch (a walk of the whole tree,
+            # once) is built here rather than on the first publication, which
+            # would hold up the event loop; hovers are answered meanwhile.
+            await loop.run_in_executor(None, project.disk_definitions)
             if result.cancelled:
                 self.tree_dirty = self.tree_dirty or not config_only
                 return
@@ -338,7 +338,8 @@ async def on_open(ls: KconfigServer, params: lsp.DidOpenTextDocumentParams) -> N
         return
     if not had_project:
         await ls.load()
-    elif project.kc is not None:
+    elif project.kc is not None and not ls.load_lock.locked():
+        # (A load under way publishes every open document when it ends.)
         ls.publish(params.text_document.uri)
 
 
