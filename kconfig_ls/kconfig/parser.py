@@ -222,6 +222,11 @@ class Builder:
         FileParser(self, source).run()
 
 
+def _is_source(stmt: Statement) -> bool:
+    first = stmt.tokens[0]
+    return first.kind == "source" or (first.kind == WORD and first.value in _SOURCE_VARIANTS)
+
+
 class ExpressionParser:
     """Kconfig expressions over a statement's tokens: ``||`` binds loosest,
     then ``&&``, then ``!``; comparisons join two symbols."""
@@ -380,7 +385,10 @@ class FileParser(ExpressionParser):
             self.entry_kind = None
             self.failed_line = stmt.line
         else:
-            self.b.quiet_tokens = 0
+            if not _is_source(stmt):
+                # (A source statement counted its tokens before the file it
+                # sources, whose statements come after them.)
+                self.b.quiet_tokens = 0
             self.failed_line = None
         self.first_statement = False
 
@@ -429,8 +437,7 @@ class FileParser(ExpressionParser):
         for stmt in lexer.statements():
             entry.statements.append(stmt)
             self.consume(stmt)
-            first = stmt.tokens[0]
-            if first.kind == "source" or (first.kind == WORD and first.value in _SOURCE_VARIANTS):
+            if _is_source(stmt):
                 entry.after_source[len(entry.statements) - 1] = (pp.fingerprint(), lexer.pos, lexer.line)
         entry.expanded = lexer.expanded
         entry.expansions = lexer.expansions
@@ -575,6 +582,7 @@ class FileParser(ExpressionParser):
                 return
             path = self._relative(keyword, path)
         self.kc.source_refs.append((self.file, toks[1].start, toks[1].end, path))
+        self.b.quiet_tokens = 0
         self.b.include_stack.append((self.file, stmt.line))
         try:
             self.b.parse_file(path, (self.file, stmt.line))

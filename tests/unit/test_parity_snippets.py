@@ -259,6 +259,14 @@ def test_errors_and_warnings_match_the_c_tool(parity, case):
     parity({"Kconfig": ERROR_CASES[case]}, "allnoconfig")
 
 
+def test_error_recovery_goes_on_across_sourced_files(parity):
+    # The sourced file ends in an error; the parent's next line fails at
+    # once, too soon after it for bison to say "syntax error" again.
+    parity({"Kconfig": 'source "sub"\n\tbool "x"\nconfig B\n\tbool "b"\nsource "sub2"\n',
+            "sub": 'config A\n\tdepends on (X\n', "sub2": 'config C\n\tbool "c"\n\tdepends on (Y\n'},
+           "allnoconfig")
+
+
 ERROR_CASES.update({
     "property_type_checks": """
 config B
