@@ -117,7 +117,10 @@ def file_problems(project: Project, kc: Kconfig, file: str,
         if d.file != file:
             continue
         end = d.end_col if d.end_col is not None else d.col + 1000
-        problems.append(Problem(d.line, d.col, end, d.message, d.severity.value, d.code or "kconfig"))
+        # An option cut off from its entry by the error just before is that
+        # error's consequence: shown, but not as another error.
+        severity = INFO if d.code == "after-error" else d.severity.value
+        problems.append(Problem(d.line, d.col, end, d.message, severity, d.code or "kconfig"))
     if index is None:
         index = project.all_arch_definitions()
     for sym in kc.undefined_references():

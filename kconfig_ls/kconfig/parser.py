@@ -63,9 +63,12 @@ class ParseError(Exception):
     ``token`` is where it went wrong, when known."""
 
     def __init__(self, message: str, token: Token | None = None, c_message: str | None = None,
-                 read: int | None = None):
+                 read: int | None = None, code: str = ""):
         super().__init__(message)
         self.token = token
+        #: The diagnostic's code ("after-error": only a consequence of the
+        #: error on the line before).
+        self.code = code
         #: What the C tool says after "syntax error" (default "invalid statement").
         self.c_message = c_message
         #: How many of the statement's tokens the C parser accepted before
@@ -336,13 +339,14 @@ class FileParser(ExpressionParser):
             sym.refs.append((self.file, tok.start, tok.end))
         return sym
 
-    def error(self, line: int, message: str, token: Token | None = None, c_text: str | None = None) -> None:
+    def error(self, line: int, message: str, token: Token | None = None, c_text: str | None = None,
+              code: str = "") -> None:
         col = end_col = None
         if token is not None:
             line, col = self.source.index.line_col(token.start)
             end_col = col + (token.end - token.start)
         self.kc.add_diagnostic(
-            Diagnostic(self.file, line, message, Severity.ERROR, col or 0, end_col, c_text=c_text)
+            Diagnostic(self.file, line, message, Severity.ERROR, col or 0, end_col, code=code, c_text=c_text)
         )
 
     def run(self) -> None:
@@ -381,7 +385,7 @@ class FileParser(ExpressionParser):
                 c_text = f"{self.file}:{stmt.line}: {c_message}\n"
                 if self.b.syntax_error_is_reported(self._tokens_read(stmt, exc)):
                     c_text = f"{self.file}:{stmt.line + 1}: syntax error\n" + c_text
-            self.error(stmt.line, str(exc), exc.token, c_text)
+            self.error(stmt.line, str(exc), exc.token, c_text, exc.code)
             self.entry_kind = None
             self.failed_line = stmt.line
         else:
@@ -514,8 +518,11 @@ class FileParser(ExpressionParser):
             raise ParseError(f'unknown statement "{toks[0].value}"', toks[0], f'unknown statement "{toks[0].value}"',
                              read=1)
         elif any(kind in options for options in _OPTION_HANDLERS.values()):
-            where = f" (the entry ended at the error on line {self.failed_line})" if self.failed_line else ""
-            raise ParseError(f"'{toks[0].value}' outside a config, choice, menu or comment entry{where}", toks[0])
+            message = f"'{toks[0].value}' outside a config, choice, menu or comment entry"
+            if self.failed_line:
+                raise ParseError(f"{message} (the entry ended at the error on line {self.failed_line})", toks[0],
+                                 code="after-error")
+            raise ParseError(message, toks[0])
         else:
             raise ParseError("invalid statement", toks[0])
 

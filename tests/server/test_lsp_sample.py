@@ -230,8 +230,12 @@ async def test_a_file_the_tree_does_not_load_still_gets_syntax_errors(client: La
     assert [x.severity for x in diags] == [lsp.DiagnosticSeverity.Information]
     change(client, uri, 2, (1, 0), (1, 0), "\tdepends on (BROKEN\n")
     diags = await wait_diagnostics(client, uri, lambda d: any(x.severity == lsp.DiagnosticSeverity.Error for x in d))
-    # The broken line, then the entry's next line (the entry ended at the error, as in the C tool).
-    assert [x.range.start.line for x in diags if x.severity == lsp.DiagnosticSeverity.Error] == [1, 2]
+    # The broken line is the error; the entry's next line, cut off from it
+    # (as in the C tool), is marked as its consequence.
+    assert [x.range.start.line for x in diags if x.severity == lsp.DiagnosticSeverity.Error] == [1]
+    after = [x for x in diags if x.code == "after-error"]
+    assert [(x.range.start.line, x.severity) for x in after] == [(2, lsp.DiagnosticSeverity.Information)]
+    assert "the entry ended at the error on line 2" in after[0].message
 
 
 @pytest.mark.asyncio
