@@ -51,6 +51,8 @@ class _Checker:
         self.stack: list[_Frame] = []
         self.checking: set[int] = set()
         self.checked: set[int] = set()
+        #: ids of sub-expressions found free of cycles.
+        self.clean: set[int] = set()
         self.reports: list[CycleReport] = []
 
     def check(self, sym: Symbol) -> Symbol | None:
@@ -76,23 +78,28 @@ class _Checker:
             self.checking.discard(key)
 
     def check_expr(self, e) -> Symbol | None:
-        """Check the symbols of ``e`` left to right; the first cycle found."""
+        """Check the symbols of ``e`` left to right; the first cycle found.
+
+        Dependencies carry their menus' dependencies, so the same
+        sub-expressions come up again and again: one found free of cycles
+        is not walked again.  That holds: its symbols were all checked then,
+        and a checked symbol never goes back on the path being checked."""
         if e is None:
             return None
-        checked, checking = self.checked, self.checking
-        stack = [e]
-        while stack:
-            item = stack.pop()
-            if item.__class__ is tuple:
-                stack.extend(reversed(item[1:]))
-                continue
-            key = id(item)
-            if key in checked and key not in checking:
-                continue  # already verified (what check() would return at once)
-            found = self.check(item)
-            if found is not None:
-                return found
-        return None
+        if e.__class__ is tuple:
+            key = id(e)
+            if key in self.clean:
+                return None
+            for operand in e[1:]:
+                found = self.check_expr(operand)
+                if found is not None:
+                    return found
+            self.clean.add(key)
+            return None
+        key = id(e)
+        if key in self.checked and key not in self.checking:
+            return None  # already verified (what check() would return at once)
+        return self.check(e)
 
     def check_symbol(self, sym: Symbol) -> Symbol | None:
         frame = _Frame(sym)

@@ -10,6 +10,7 @@ the preprocessor's variables are defined in source order.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .errors import Diagnostic, KconfigError, Severity
@@ -123,6 +124,8 @@ class Builder:
         #: Tokens the C parser must still read after an error before it
         #: reports the next one (bison's ``yyerrstatus``; files share it).
         self.quiet_tokens = 0
+        #: "missing end statement" problems, reported at the end of input.
+        self.unclosed: list[Diagnostic] = []
 
     def syntax_error_is_reported(self, read: int) -> bool:
         """Account for a statement that failed after ``read`` good tokens;
@@ -223,6 +226,22 @@ class Builder:
         if self.kc.progress is not None:
             self.kc.progress(len(self.kc.files))
         FileParser(self, source).run()
+        if included_from is None:
+            self._report_unclosed(text)
+
+    def _report_unclosed(self, top_text: str) -> None:
+        """Blocks left open, reported once the whole input is read, as the C
+        parser does when it meets the end of it: "syntax error" at a line
+        past the top file's end (unless it is still quiet after an error),
+        then each block, innermost first."""
+        loud = self.syntax_error_is_reported(0) if self.unclosed else False
+        for diag in self.unclosed:
+            if loud:
+                text = f"<none>:{top_text.count(chr(10)) + 2}: syntax error\n{diag.file}:{diag.line}: {diag.message}\n"
+                diag = replace(diag, c_text=text)
+                loud = False
+            self.kc.add_diagnostic(diag)
+        self.unclosed.clear()
 
 
 def _is_source(stmt: Statement) -> bool:
@@ -341,13 +360,15 @@ class FileParser(ExpressionParser):
 
     def error(self, line: int, message: str, token: Token | None = None, c_text: str | None = None,
               code: str = "") -> None:
+        self.kc.add_diagnostic(self._diagnostic(line, message, token, c_text, code))
+
+    def _diagnostic(self, line: int, message: str, token: Token | None = None, c_text: str | None = None,
+                    code: str = "") -> Diagnostic:
         col = end_col = None
         if token is not None:
             line, col = self.source.index.line_col(token.start)
             end_col = col + (token.end - token.start)
-        self.kc.add_diagnostic(
-            Diagnostic(self.file, line, message, Severity.ERROR, col or 0, end_col, code=code, c_text=c_text)
-        )
+        return Diagnostic(self.file, line, message, Severity.ERROR, col or 0, end_col, code=code, c_text=c_text)
 
     def run(self) -> None:
         cache = self.kc.lex_cache
@@ -364,7 +385,7 @@ class FileParser(ExpressionParser):
             self.kc.expansions.append((self.file, start, end, result))
         while self.blocks:
             kind, node, line = self.blocks.pop()
-            self.error(line, "missing end statement for this entry")
+            self.b.unclosed.append(self._diagnostic(line, "missing end statement for this entry"))
             self.b.close_block()
 
     def consume(self, stmt: Statement) -> None:

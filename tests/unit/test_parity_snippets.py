@@ -297,3 +297,61 @@ endchoice
 
 def test_property_type_checks_match_the_c_tool(parity):
     parity({"Kconfig": ERROR_CASES["property_type_checks"]}, "allnoconfig")
+
+
+RECURSIVE_DEPS_IN_A_MENU = """\
+config M
+	bool "m"
+	default C2
+menu "x"
+	depends on M || Z
+config C1
+	bool "c1"
+	select C3
+config C2
+	bool "c2"
+	depends on C1 || Z
+config C3
+	bool "c3"
+	imply C2
+config Z
+	bool "z"
+	default C1 && C3
+endmenu
+config OUT
+	bool "out"
+	depends on (M || Z) && C2
+choice
+	prompt "ch"
+	depends on OUT
+config K1
+	bool "k1"
+config K2
+	bool "k2"
+	select OUT
+endchoice
+"""
+
+
+def test_several_cycles_through_shared_dependencies_match_the_c_tool(parity):
+    # Cycles through one menu's dependency, reached from different symbols
+    # (the checker skips sub-expressions it has already found clean).
+    parity({"Kconfig": RECURSIVE_DEPS_IN_A_MENU}, "allnoconfig")
+
+
+UNCLOSED_BLOCKS = {
+    "menu": 'menu "m"\nconfig A\n\tbool "a"\n',
+    "menu_and_if": 'menu "m"\nif A\nconfig A\n\tbool "a"\n',
+    "after_an_error": 'menu "m"\nconfig A\n\tbool "a"\n\tdepends on (B\n',
+    "no_final_newline": 'choice\n\tprompt "c"\nconfig A\n\tbool "a"',
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNCLOSED_BLOCKS))
+def test_unclosed_blocks_are_reported_at_the_end_of_input_as_by_the_c_tool(parity, case):
+    parity({"Kconfig": UNCLOSED_BLOCKS[case]}, "allnoconfig")
+
+
+def test_a_block_left_open_in_a_sourced_file(parity):
+    parity({"Kconfig": 'source "sub"\nconfig B\n\tbool "b"\n\n\n', "sub": 'menu "m"\nconfig A\n\tbool "a"\n'},
+           "allnoconfig")
