@@ -28,6 +28,7 @@ from .expr import (
     and_terms,
     contains_symbol,
     depends_on_symbol,
+    eliminate_dups,
     or_expr,
 )
 from .menu import (
@@ -388,7 +389,7 @@ class Kconfig:
             else:
                 parentdep = parent.dep
             for child in parent.children():
-                basedep = and_expr(parentdep, rewrite_m(child.dep, self.modules_sym))
+                basedep = eliminate_dups(and_expr(parentdep, rewrite_m(child.dep, self.modules_sym)))
                 child.dep = basedep
                 if child.sym is not None:
                     props = child.sym.props
@@ -397,7 +398,7 @@ class Kconfig:
                 for prop in props:
                     if prop.node is not child:
                         continue
-                    dep = and_expr(basedep, rewrite_m(prop.cond, self.modules_sym))
+                    dep = eliminate_dups(and_expr(basedep, rewrite_m(prop.cond, self.modules_sym)))
                     prop.cond = dep
                     if prop.kind == P_SELECT:
                         target = prop.expr

@@ -355,3 +355,9 @@ def test_unclosed_blocks_are_reported_at_the_end_of_input_as_by_the_c_tool(parit
 def test_a_block_left_open_in_a_sourced_file(parity):
     parity({"Kconfig": 'source "sub"\nconfig B\n\tbool "b"\n\n\n', "sub": 'menu "m"\nconfig A\n\tbool "a"\n'},
            "allnoconfig")
+
+
+def test_duplicate_dependencies_are_dropped_as_by_the_c_tool(parity):
+    # "if A" around "depends on A": the C tool keeps one A, in its warnings too.
+    parity({"Kconfig": 'config A\n\tbool "a"\nif A\nconfig B\n\tbool "b"\n\tdepends on A\nendif\n'
+                       'config S\n\tbool "s"\n\tdefault y\n\tselect B\n'}, "alldefconfig")
