@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, replace
 
 from ..kconfig.configfile import ConfigReadResult
+from ..kconfig.errors import KconfigError
 from ..kconfig.explain import explain
 from ..kconfig.expr import BOOL, HEX, INT, STRING, TRI_STR, TRISTATE, N
 from ..kconfig.tree import Kconfig
@@ -47,7 +48,7 @@ def document_problems(project: Project, path: str, text: str) -> list[Problem]:
     if kc is None:
         # The tree could not be loaded at all: say why where it happened.
         if err is not None and (err.file == name or (err.file is None and name == project.top)):
-            return [Problem(err.line or 1, 0, 1000, err.message, ERROR, "fatal")]
+            return [_fatal(err)]
         return []
     if is_kconfig_file(path):
         loaded = kc.files.get(name)
@@ -57,7 +58,7 @@ def document_problems(project: Project, path: str, text: str) -> list[Problem]:
         if problems is None:
             problems = project.tree_problems[name] = kconfig_problems(project, kc, name)
             if err is not None and err.file == name:
-                problems.append(Problem(err.line or 1, 0, 1000, err.message, ERROR, "fatal"))
+                problems.append(_fatal(err))
         if loaded.text == text:
             return problems
         return quick_kconfig_problems(project, name, text) + carry_over(problems, loaded.text, text)
@@ -67,6 +68,11 @@ def document_problems(project: Project, path: str, text: str) -> list[Problem]:
     if project.config_text == text:
         return problems
     return config_problems(kc, text, None) + carry_over(problems, project.config_text, text)
+
+
+def _fatal(err: KconfigError) -> Problem:
+    """The error that stopped the load, on its whole line."""
+    return Problem(err.line or 1, 0, 1000, err.message, ERROR, "fatal")
 
 
 def kconfig_problems(project: Project, kc: Kconfig, file: str) -> list[Problem]:

@@ -237,6 +237,8 @@ class Project:
             self.kc = kc
             self._fixes = {}
             self.tree_problems = {}
+            # (Each kept check holds the tree it was made against.)
+            self._file_checks = {}
             self._forget_unused_lexing(kc)
         return LoadResult(kc, None, config_result.warnings if config_result else [])
 
@@ -356,21 +358,15 @@ class Project:
             return
         name = self.relative(path)
         index = self._all_arch_index
-        for sym in self._disk_names_by_file.pop(name, ()):
-            kept = [where for where in index.get(sym, ()) if where[0] != name]
-            if kept:
-                index[sym] = kept
-            else:
-                index.pop(sym, None)
-        try:
-            with open(self.absolute(name), encoding="utf-8", errors="replace") as f:
-                text = f.read()
-        except OSError:
-            text = ""
-        for sym, line in _definitions_in(text):
-            index.setdefault(sym, []).append((name, line))
-            self._disk_names_by_file.setdefault(name, []).append(sym)
-        self._merged_index = None
+        with self._index_lock:
+            for sym in self._disk_names_by_file.pop(name, ()):
+                kept = [where for where in index.get(sym, ()) if where[0] != name]
+                if kept:
+                    index[sym] = kept
+                else:
+                    index.pop(sym, None)
+            self._index_disk_file(index, self._disk_names_by_file, name)
+            self._merged_index = None
 
     def disk_definitions(self) -> dict[str, list[tuple[str, int]]]:
         """The index as the files on disk have it (built on first use)."""
@@ -384,20 +380,23 @@ class Project:
             for dirpath, dirnames, filenames in os.walk(self.root):
                 dirnames[:] = [d for d in dirnames if not d.startswith(".")]
                 for fname in filenames:
-                    if not is_kconfig_file(fname):
-                        continue
-                    path = os.path.join(dirpath, fname)
-                    try:
-                        with open(path, encoding="utf-8", errors="replace") as f:
-                            text = f.read()
-                    except OSError:
-                        continue
-                    rel = self.relative(path)
-                    for sym, line in _definitions_in(text):
-                        index.setdefault(sym, []).append((rel, line))
-                        by_file.setdefault(rel, []).append(sym)
+                    if is_kconfig_file(fname):
+                        self._index_disk_file(index, by_file, self.relative(os.path.join(dirpath, fname)))
             self._all_arch_index, self._disk_names_by_file = index, by_file
         return self._all_arch_index
+
+    def _index_disk_file(self, index: dict[str, list[tuple[str, int]]], by_file: dict[str, list[str]],
+                         name: str) -> None:
+        """Add the definitions of file ``name`` as it is on disk (none if
+        it cannot be read)."""
+        try:
+            with open(self.absolute(name), encoding="utf-8", errors="replace") as f:
+                text = f.read()
+        except OSError:
+            return
+        for sym, line in _definitions_in(text):
+            index.setdefault(sym, []).append((name, line))
+            by_file.setdefault(name, []).append(sym)
 
 
 def is_kconfig_file(name: str) -> bool:

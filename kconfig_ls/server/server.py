@@ -392,8 +392,7 @@ def _target(ls: KconfigServer, uri: str, position: lsp.Position):
     col = ls.columns.from_client(line, position.character)
     if is_kconfig_file(path):
         name = project.relative(path)
-        with project.lock:
-            view = project.file_view(name, document.source)
+        view = _file_view(ls, project, uri)
         if view is project.kc:
             return project, ls.locator.in_kconfig(name, position.line + 1, col)
         return project, in_checked_file(view, name, position.line + 1, col)

@@ -116,13 +116,14 @@ async def wait_diagnostics(client: LanguageClient, uri: str, predicate, tries: i
     raise AssertionError(f"diagnostics never matched: {client.diagnostics.get(uri)}")
 
 
-async def opened(client: LanguageClient, tmp_path: Path, name: str, options: dict | None = None):
+async def opened(client: LanguageClient, tmp_path: Path, name: str, options: dict | None = None,
+                 language: str = "kconfig"):
     """Start on a fresh copy of the tree, open ``name`` and wait until the
     server has published its first diagnostics for it."""
     root = make_tree(tmp_path)
     await start(client, root, options)
     path = root / name
-    uri = open_doc(client, path)
+    uri = open_doc(client, path, language)
     await wait_diagnostics(client, uri, lambda d: True)
     return root, path, uri
 
@@ -282,10 +283,7 @@ async def test_undefined_symbols_warn_unless_another_arch_defines_them(client: L
 
 @pytest.mark.asyncio
 async def test_config_file_diagnostics_hover_and_completion(client: LanguageClient, tmp_path):
-    root = make_tree(tmp_path)
-    await start(client, root)
-    config = root / ".config"
-    uri = open_doc(client, config, "kconfig-config")
+    root, config, uri = await opened(client, tmp_path, ".config", language="kconfig-config")
     diags = await wait_diagnostics(client, uri, lambda d: len(d) >= 2)
     messages = [d.message for d in diags]
     assert "unknown symbol CONFIG_BOGUS" in messages
@@ -301,13 +299,9 @@ async def test_config_file_diagnostics_hover_and_completion(client: LanguageClie
 
 @pytest.mark.asyncio
 async def test_config_buffer_edits_change_values_and_kconfig_edits_still_relink(client: LanguageClient, tmp_path):
-    root = make_tree(tmp_path)
-    await start(client, root)
-    config = root / ".config"
-    config_uri = open_doc(client, config, "kconfig-config")
+    root, config, config_uri = await opened(client, tmp_path, ".config", language="kconfig-config")
     drivers = root / "drivers" / "Kconfig"
     drivers_uri = open_doc(client, drivers)
-    await wait_diagnostics(client, config_uri, lambda d: True)
     pos = position_of(drivers, "config E1000")
     await wait_hover(client, drivers_uri, pos, "value **m**", "E1000 from the .config")
     line = position_of(config, "CONFIG_E1000=m").line

@@ -251,6 +251,11 @@ ERROR_CASES = {
     # The C tool stops after a syntax error, before the checks that follow
     # parsing (no "defined without type" warning).
     "error_and_untyped_symbol": 'config A\n\tdepends on (B\nconfig C\n',
+    # Blocks left open are reported once the whole input is read.
+    "unclosed_menu": 'menu "m"\nconfig A\n\tbool "a"\n',
+    "unclosed_menu_and_if": 'menu "m"\nif A\nconfig A\n\tbool "a"\n',
+    "unclosed_after_an_error": 'menu "m"\nconfig A\n\tbool "a"\n\tdepends on (B\n',
+    "unclosed_choice_no_final_newline": 'choice\n\tprompt "c"\nconfig A\n\tbool "a"',
 }
 
 
@@ -337,19 +342,6 @@ def test_several_cycles_through_shared_dependencies_match_the_c_tool(parity):
     # Cycles through one menu's dependency, reached from different symbols
     # (the checker skips sub-expressions it has already found clean).
     parity({"Kconfig": RECURSIVE_DEPS_IN_A_MENU}, "allnoconfig")
-
-
-UNCLOSED_BLOCKS = {
-    "menu": 'menu "m"\nconfig A\n\tbool "a"\n',
-    "menu_and_if": 'menu "m"\nif A\nconfig A\n\tbool "a"\n',
-    "after_an_error": 'menu "m"\nconfig A\n\tbool "a"\n\tdepends on (B\n',
-    "no_final_newline": 'choice\n\tprompt "c"\nconfig A\n\tbool "a"',
-}
-
-
-@pytest.mark.parametrize("case", sorted(UNCLOSED_BLOCKS))
-def test_unclosed_blocks_are_reported_at_the_end_of_input_as_by_the_c_tool(parity, case):
-    parity({"Kconfig": UNCLOSED_BLOCKS[case]}, "allnoconfig")
 
 
 def test_a_block_left_open_in_a_sourced_file(parity):
