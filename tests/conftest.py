@@ -12,6 +12,61 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
+# A test that needs something absent fails, unless the user opted out of it
+# with one of these variables; then it is "left out", and the run's last
+# lines say which tests were left out and why.  Any other skip is a failure.
+OPT_OUTS = {
+    "KCONFIG_LS_NO_KERNEL": "the kernel trees were not provisioned",
+    "KCONFIG_LS_NO_CODE_SERVER": "code-server (a real VS Code) was not provisioned",
+}
+LEFT_OUT = "left out by "
+
+
+def missing(what: str, opt_out: str | None = None) -> None:
+    """Stop a test that needs ``what`` (a sentence saying what is absent
+    and how to get it): left out when ``opt_out`` is set, else failed."""
+    if opt_out is not None and os.environ.get(opt_out):
+        pytest.skip(f"{LEFT_OUT}{opt_out}=1 ({OPT_OUTS[opt_out]})")
+    hint = f"; or set {opt_out}=1 to leave these tests out" if opt_out else ""
+    pytest.fail(f"{what}{hint}", pytrace=False)
+
+
+def _skip_reason(report: pytest.TestReport) -> str:
+    longrepr = report.longrepr
+    return longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A skip that no opt-out variable asked for is a failure: the default
+    run is meant to run every test on a machine set up by scripts/setup."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and not hasattr(report, "wasxfail") and LEFT_OUT not in _skip_reason(report):
+        report.outcome = "failed"
+        report.longrepr = f"skipped, but no opt-out variable asked for it: {_skip_reason(report)}"
+
+
+_left_out: dict[str, list[str]] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.skipped and LEFT_OUT in _skip_reason(report):
+        _left_out.setdefault(_skip_reason(report).removeprefix("Skipped: "), []).append(report.nodeid)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The run's last lines: the tests left out by an opt-out, and why."""
+    if not _left_out or getattr(config, "workerinput", None) is not None:
+        return
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    write = reporter.write_line if reporter is not None else print
+    total = sum(len(ids) for ids in _left_out.values())
+    write(f"LEFT OUT: {total} test(s) did not run:")
+    for reason, ids in sorted(_left_out.items()):
+        files = sorted({nodeid.split("::")[0] for nodeid in ids})
+        write(f"  {len(ids)} {reason}: {', '.join(files)}")
+
 
 def kernel_tree_path() -> Path:
     env = os.environ.get("KCONFIG_LS_KERNEL")
@@ -24,9 +79,7 @@ def kernel_tree_path() -> Path:
 def _require_kernel() -> Path:
     tree = kernel_tree_path()
     if not (tree / "scripts" / "kconfig" / "conf").is_file():
-        if os.environ.get("CI"):
-            pytest.fail(f"kernel tree missing at {tree}: .ci/run must provision it")
-        pytest.skip(f"no kernel tree at {tree} (run scripts/provision-kernel)")
+        missing(f"no kernel tree with a built conf at {tree} (scripts/setup provisions it)", "KCONFIG_LS_NO_KERNEL")
     return tree
 
 

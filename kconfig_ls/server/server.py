@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import os
+import platform
+import sys
 import threading
 import uuid
+from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path
+
+import kconfig_ls
 
 from .. import __version__
 from ..ide import actions as ide_actions
@@ -149,9 +154,10 @@ class KconfigServer(LanguageServer):
         notification sent after each load so clients can show it)."""
         project = self.project
         if project is None:
-            return {"loaded": False}
+            return {"loaded": False, "server": server_identity()}
         kc = project.kc
         return {
+            "server": server_identity(),
             "loaded": kc is not None,
             "root": project.root,
             "kernel": project.kernel,
@@ -723,6 +729,18 @@ async def cmd_set_arch(ls: KconfigServer, arch: str) -> str:
     ls.project.overlays = overlays
     await ls.load()
     return ls.project.arch or ""
+
+
+def server_identity() -> dict:
+    """Which server this is: its version, the directory it was imported
+    from (a venv, a wheel install, or the VS Code extension's bundle), and
+    the Python running it; clients show it so a user knows what answers."""
+    return {
+        "version": __version__,
+        "package": str(Path(kconfig_ls.__file__).resolve().parent),
+        "python": sys.executable,
+        "pythonVersion": platform.python_version(),
+    }
 
 
 def main(tcp: str | None = None) -> None:

@@ -11,14 +11,18 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import kernel_tree_path
+from conftest import missing
 
 REPO = Path(__file__).resolve().parents[2]
 PLUGIN = REPO / "editors" / "nvim"
 DRIVER = Path(__file__).with_name("nvim_driver.lua")
 
-pytestmark = pytest.mark.skipif(shutil.which("nvim") is None and not os.environ.get("CI"),
-                                reason="nvim is not installed (apt-get install neovim)")
+
+
+@pytest.fixture(autouse=True)
+def nvim_installed():
+    if shutil.which("nvim") is None:
+        missing("nvim is not installed (scripts/setup installs Debian's neovim)")
 
 
 def run_nvim(tmp_path: Path, file: Path, hover: tuple[int, int], break_line: int, settings: dict | None = None,
@@ -73,10 +77,8 @@ def test_nvim_on_the_bundled_sample(tmp_path):
 
 
 @pytest.mark.kernel
-def test_nvim_on_the_kernel_tree(tmp_path):
-    tree = kernel_tree_path()
-    if not (tree / "Kconfig").is_file():
-        pytest.skip("no kernel tree")
+def test_nvim_on_the_kernel_tree(tmp_path, kernel_tree):
+    tree = kernel_tree
     name = tree / "drivers" / "net" / "ethernet" / "intel" / "Kconfig"
     text_lines = name.read_text().split("\n")
     e1000 = text_lines.index("config E1000")
@@ -90,3 +92,26 @@ def test_nvim_on_the_kernel_tree(tmp_path):
     assert [(d["file"].split("linux-source-6.1/")[1], d["line"]) for d in result["definitions"]] == [
         ("drivers/net/ethernet/intel/Kconfig", e1000)]
     assert result["diagnostic_seen"], result
+
+
+def checkhealth(tmp_path: Path, cmd: list[str]) -> str:
+    """`:checkhealth kconfig_ls` in the real nvim with this server command."""
+    out = tmp_path / "health.txt"
+    setup = f"lua require('kconfig_ls').setup({{cmd = vim.fn.json_decode('{json.dumps(cmd)}')}})"
+    subprocess.run(["nvim", "--headless", "-u", "NONE", "-i", "NONE", "--cmd", f"set rtp^={PLUGIN}", "-c", setup,
+                    "-c", "checkhealth kconfig_ls", "-c", f"write! {out}", "-c", "qa!"],
+                   env=dict(os.environ, PYTHONPATH=str(REPO), XDG_STATE_HOME=str(tmp_path / "state")),
+                   capture_output=True, text=True, timeout=60, check=False)
+    return out.read_text()
+
+
+def test_checkhealth_reports_the_server_version(tmp_path):
+    from kconfig_ls import __version__
+
+    report = checkhealth(tmp_path, [sys.executable, "-m", "kconfig_ls.cli", "serve"])
+    assert f"OK: server found: {sys.executable} (kconfig-ls {__version__}, same as the plugin)" in report, report
+    other = tmp_path / "old-kconfig-ls"
+    other.write_text("#!/bin/sh\necho kconfig-ls 0.0.1\n")
+    other.chmod(0o755)
+    report = checkhealth(tmp_path, [str(other), "serve"])
+    assert f"WARNING: server {other} is kconfig-ls 0.0.1, the plugin is {__version__}" in report, report

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
+from conftest import missing
 from lsprotocol import types as lsp
 from pygls.uris import from_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient
@@ -39,8 +40,12 @@ SERVER = ClientServerConfig(
     server_env={**os.environ, "PYTHONPATH": str(REPO)},
 )
 
-if shutil.which("qemu-system-x86_64") is None and not os.environ.get("CI"):
-    pytest.skip("qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)", allow_module_level=True)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def qemu_installed():
+    if shutil.which("qemu-system-x86_64") is None:
+        missing("qemu-system-x86_64 is not installed (scripts/setup installs Debian's qemu-system-x86)")
 
 
 def make(tree: str, build: Path, *targets: str, **variables: str) -> str:

@@ -5,8 +5,11 @@
 //   {"hover": "...", "status": "..."}
 //
 //   node e2e/drive.mjs --code-server BIN --vsix FILE --folder DIR \
-//        --file drivers/Kconfig --line 16 --column 9 --python PYTHON [--chromium BIN] [--expect TEXT] \
-//        [--screenshot PNG] [--definition-at LINE:COL] [--break-at LINE [--break-text TEXT]]
+//        --file drivers/Kconfig --line 16 --column 9 [--python PYTHON] [--chromium BIN] [--expect TEXT] \
+//        [--screenshot PNG] [--definition-at LINE:COL] [--break-at LINE [--break-text TEXT]] [--read-output]
+// Without --python no server setting is made: the extension finds its server
+// itself (the bundled one).  With --read-output, also opens the "Kconfig"
+// Output channel and reports its text as "output".
 // With --definition-at, also presses F12 there and reports the cursor's new
 // "Ln L, Col C"; with --break-at, types TEXT at the end of that line and
 // reports the error count the status bar then shows.
@@ -38,9 +41,10 @@ const { values: args } = parseArgs({
     "definition-at": { type: "string" },
     "break-at": { type: "string" },
     "break-text": { type: "string", default: " (" },
+    "read-output": { type: "boolean", default: false },
   },
 });
-for (const name of ["code-server", "vsix", "folder", "file", "line", "column", "python"]) {
+for (const name of ["code-server", "vsix", "folder", "file", "line", "column"]) {
   if (!args[name]) {
     console.error(`drive.mjs: --${name} is required`);
     process.exit(2);
@@ -55,7 +59,7 @@ mkdirSync(join(userData, "User"), { recursive: true });
 writeFileSync(
   join(userData, "User", "settings.json"),
   JSON.stringify({
-    "kconfig.server.python": args.python,
+    ...(args.python ? { "kconfig.server.python": args.python } : {}),
     "security.workspace.trust.enabled": false,
     "workbench.startupEditor": "none",
     "workbench.tips.enabled": false,
@@ -193,6 +197,25 @@ try {
     exitCode = 0;
     if (args.screenshot) await page.screenshot({ path: args.screenshot });
     await page.keyboard.press("Escape");
+    if (args["read-output"]) {
+      // The extension's Output channel, through the palette's "Output: Show
+      // Output Channels..." (its first lines say which server runs).
+      await page.keyboard.press("Escape");
+      await page.keyboard.press("F1");
+      await page.waitForSelector(".quick-input-widget input", { timeout: TIMEOUT_MS });
+      await page.keyboard.type("Output: Show Output Channels", { delay: 20 });
+      await page.waitForSelector(".quick-input-list .monaco-list-row", { timeout: TIMEOUT_MS });
+      await page.keyboard.press("Enter");
+      await page.keyboard.type("Kconfig", { delay: 20 });
+      await page.keyboard.press("Enter");
+      result.output = await poll(async () => {
+        const lines = page.locator(".output-view .view-lines");
+        const text = (await lines.count()) ? await lines.first().innerText() : "";
+        return text.includes("server:") ? text : "";
+      });
+      // Back to the editor (Go to Line would move in the Output view).
+      await page.keyboard.press("Control+1");
+    }
     if (args["definition-at"]) {
       // Go to Definition (F12) from a reference; the cursor position the
       // status bar then shows is where the server sent the editor.

@@ -7,12 +7,13 @@ import * as fs from "fs";
 import * as path from "path";
 import * as vscode from "vscode";
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from "vscode-languageclient/node";
-import { locateServer, nodeProbe } from "./serverLocation";
+import { Bundle, findBundle, locateServer, nodeProbe } from "./serverLocation";
 import { archChoices, initializationOptions, KconfigSettings, statusText } from "./settings";
 
 let client: LanguageClient | undefined;
 let statusItem: vscode.StatusBarItem;
 let output: vscode.OutputChannel;
+let bundle: Bundle | undefined;
 
 function settings(): KconfigSettings {
   const config = vscode.workspace.getConfiguration("kconfig");
@@ -42,6 +43,7 @@ async function startClient(): Promise<void> {
   const located = locateServer(
     { path: config.get<string>("server.path"), python: config.get<string>("server.python") },
     nodeProbe(),
+    bundle,
   );
   if ("error" in located) {
     output.appendLine(located.error);
@@ -51,11 +53,12 @@ async function startClient(): Promise<void> {
     }
     return;
   }
-  output.appendLine(`starting ${located.command} ${located.args.join(" ")} (from ${located.source})`);
+  output.appendLine(`starting ${located.description}: ${located.command} ${located.args.join(" ")}`);
   const serverOptions: ServerOptions = {
     command: located.command,
     args: located.args,
     transport: TransportKind.stdio,
+    options: located.env ? { env: { ...process.env, ...located.env } } : undefined,
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ language: "kconfig" }, { language: "kconfig-config" }],
@@ -68,7 +71,11 @@ async function startClient(): Promise<void> {
   client = new LanguageClient("kconfig-ls", "Kconfig (kconfig-ls)", serverOptions, clientOptions);
   client.onNotification("kconfig/status", (status: ServerStatus) => showStatus(status));
   await client.start();
-  await updateStatus();
+  const status = await execute<ServerStatus>("kconfig.status");
+  if (status?.server) {
+    output.appendLine(`server: kconfig-ls ${status.server.version} from ${status.server.package} (Python ${status.server.pythonVersion} at ${status.server.python})`);
+  }
+  showStatus(status);
 }
 
 async function stopClient(): Promise<void> {
@@ -79,7 +86,8 @@ async function stopClient(): Promise<void> {
   }
 }
 
-type ServerStatus = { loaded: boolean; arch?: string; configFile?: string; configExists?: boolean };
+type ServerInfo = { version: string; package: string; python: string; pythonVersion: string };
+type ServerStatus = { loaded: boolean; arch?: string; configFile?: string; configExists?: boolean; server?: ServerInfo };
 
 async function updateStatus(): Promise<void> {
   showStatus(await execute<ServerStatus>("kconfig.status"));
@@ -89,7 +97,8 @@ async function updateStatus(): Promise<void> {
 function showStatus(status: ServerStatus | undefined): void {
   if (status && status.loaded) {
     statusItem.text = `$(chip) ${statusText(status)}`;
-    statusItem.tooltip = `kconfig-ls: ARCH=${status.arch}, config ${status.configFile}. Click to change ARCH.`;
+    const server = status.server ? ` Server: kconfig-ls ${status.server.version} (${status.server.package}).` : "";
+    statusItem.tooltip = `kconfig-ls: ARCH=${status.arch}, config ${status.configFile}.${server} Click to change ARCH.`;
     statusItem.show();
   }
 }
@@ -204,6 +213,7 @@ function associateConfFile(document: vscode.TextDocument): void {
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel("Kconfig");
+  bundle = findBundle(context.extensionPath);
   statusItem = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 50);
   statusItem.command = "kconfig-ls.setArch";
   context.subscriptions.push(

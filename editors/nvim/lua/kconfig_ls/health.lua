@@ -10,10 +10,27 @@ function M.check()
   local info = health.info or health.report_info
   local kconfig = require('kconfig_ls')
   start('kconfig-ls')
-  local exe = kconfig.config.cmd[1]
+  local cmd = kconfig.config.cmd
+  if type(cmd) == 'string' then cmd = { cmd } end
+  local exe = cmd[1]
   if vim.fn.executable(exe) == 1 then
-    local version = vim.fn.system({ exe, '--version' })
-    ok('server found: ' .. exe .. ' ' .. vim.trim(version))
+    -- The server's own command line with --version in place of serve.
+    local probe = {}
+    for _, arg in ipairs(cmd) do
+      if arg ~= 'serve' then table.insert(probe, arg) end
+    end
+    table.insert(probe, '--version')
+    local said = vim.trim(vim.fn.system(probe))
+    local version = said:match('^kconfig%-ls (%S+)$')
+    if vim.v.shell_error ~= 0 or not version then
+      error('server does not answer --version: ' .. table.concat(probe, ' ') .. ': ' .. said,
+        { 'check cmd in setup(); the server is installed by scripts/setup or pip install kconfig-ls' })
+    elseif version ~= kconfig.version then
+      warn('server ' .. exe .. ' is kconfig-ls ' .. version .. ', the plugin is ' .. kconfig.version,
+        { 'use the server and plugin of one release (update the plugin or the server)' })
+    else
+      ok('server found: ' .. exe .. ' (kconfig-ls ' .. version .. ', same as the plugin)')
+    end
   else
     error('server not found: ' .. exe, { 'pip install kconfig-ls, or set cmd in setup()' })
   end

@@ -3,6 +3,9 @@
 -- on 0.11+ lsp/kconfig_ls.lua also serves vim.lsp.config/vim.lsp.enable.
 local M = {}
 
+-- The plugin's version; :checkhealth warns when the server's differs.
+M.version = '0.1.0'
+
 M.defaults = {
   -- How to start the server: an executable or a full command line.
   cmd = { 'kconfig-ls', 'serve' },
