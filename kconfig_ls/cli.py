@@ -12,6 +12,7 @@ import time
 
 from . import __version__
 from .kconfig import configfile, session
+from .kconfig import generation as generations
 from .kconfig.configfile import N_AS_VALUE, symbol_line
 from .kconfig.defconfigs import apply_defconfig, defconfig_exists
 from .kconfig.errors import KconfigError, Severity
@@ -68,7 +69,13 @@ def _print_unmet(sym) -> None:
 
 
 def _load(kconfig: str, env: dict[str, str] | None, srctree: str | None) -> Kconfig:
-    kc = Kconfig(kconfig, srctree=srctree, env=env, warn_stream=sys.stderr)
+    tree = srctree if srctree is not None else os.environ.get("srctree", ".")
+    try:
+        gen = generations.choose(tree, env if env is not None else os.environ)
+    except ValueError as exc:
+        sys.stderr.write(f"kconfig-ls: {exc} (from ${generations.VERSION_VARIABLE})\n")
+        raise SystemExit(2) from None
+    kc = Kconfig(kconfig, srctree=srctree, env=env, warn_stream=sys.stderr, generation=gen)
     kc.unmet_callback = _print_unmet
     if kc.errors:
         raise SystemExit(1)
@@ -298,7 +305,11 @@ def config_main(args: argparse.Namespace) -> int:
     cwd = os.getcwd()
     os.chdir(tree)
     try:
-        kc = Kconfig(ke.kconfig, srctree=".", env=ke.env, warn_stream=sys.stderr if args.verbose else None)
+        gen = generations.choose(tree, os.environ, args.kconfig_version)
+        if args.verbose:
+            sys.stderr.write(f"kconfig-ls: kconfig {gen.name} rules ({gen.description})\n")
+        kc = Kconfig(ke.kconfig, srctree=".", env=ke.env, warn_stream=sys.stderr if args.verbose else None,
+                     generation=gen)
         status = _config_mode(kc, ke, args.mode, defconfig, config_in, out, fragments)
     except KconfigError as exc:
         sys.stderr.write(f"kconfig-ls: {exc}\n")
@@ -369,7 +380,7 @@ def _config_mode(kc, ke, mode, defconfig, config_in, out, fragments) -> int:
 # -- why -------------------------------------------------------------------------------
 
 
-def _open_project(root: str, arch: str | None, config_arg: str | None):
+def _open_project(root: str, arch: str | None, config_arg: str | None, kconfig_version: str | None = None):
     """Load a tree for a command the user runs on their own tree (so, as
     with make, ``$(shell,...)`` runs).  Returns (project, 0), or (None, exit
     status) after printing why not."""
@@ -379,7 +390,10 @@ def _open_project(root: str, arch: str | None, config_arg: str | None):
     if config is not None and not os.path.isfile(config):
         sys.stderr.write(f"kconfig-ls: config file not found: {config_arg}\n")
         return None, 2
-    project = Project(root, Settings(arch=arch, config_file=config, trusted=True))
+    project = Project(root, Settings(arch=arch, config_file=config, trusted=True, kconfig_version=kconfig_version))
+    if project.generation_error:
+        sys.stderr.write(f"kconfig-ls: {project.generation_error}\n")
+        return None, 2
     loaded = project.load()
     if loaded.kc is None:
         sys.stderr.write(f"kconfig-ls: {loaded.error}\n")
@@ -401,7 +415,7 @@ def why_main(args: argparse.Namespace) -> int:
     if root is None:
         sys.stderr.write(f"kconfig-ls: no Kconfig tree at {args.tree}\n")
         return 2
-    project, status = _open_project(root, args.arch, args.config)
+    project, status = _open_project(root, args.arch, args.config, args.kconfig_version)
     if project is None:
         return status
     kc = project.kc
@@ -481,6 +495,8 @@ def build_parser() -> argparse.ArgumentParser:
     cfg.add_argument("--fragment", action="append", default=[], help="merge a *.config fragment (repeatable)")
     cfg.add_argument("-o", "--output", default=None, help="output file")
     cfg.add_argument("-v", "--verbose", action="store_true", help="print Kconfig warnings")
+    cfg.add_argument("--kconfig-version", default=None, choices=sorted(generations.GENERATIONS),
+                     help="follow this kconfig generation's rules (default: the tree's own)")
     cfg.add_argument("--check-with-make", action="store_true",
                      help="then run the kernel's make olddefconfig on a copy: it must change nothing")
     why = sub.add_parser("why", help="explain a symbol's value; with --to, what to set to change it")
@@ -490,6 +506,8 @@ def build_parser() -> argparse.ArgumentParser:
     why.add_argument("--config", default=None, help="config file (default: $KCONFIG_CONFIG or TREE/.config)")
     why.add_argument("--to", default=None, metavar="VALUE", help="target value: y, m, n, or a number/string")
     why.add_argument("--json", action="store_true", help="machine-readable output")
+    why.add_argument("--kconfig-version", default=None, choices=sorted(generations.GENERATIONS),
+                     help="follow this kconfig generation's rules (default: the tree's own)")
     why.add_argument("--time-limit", type=float, default=10.0, help="search time limit in seconds (--to)")
     val = sub.add_parser("validate", help="write the config, build bzImage out of tree, boot it in QEMU")
     val.add_argument("--tree", default=os.environ.get("KCONFIG_LS_KERNEL", "."), help="kernel source tree")

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ..kconfig import configfile
+from ..kconfig import generation as generations
 from ..kconfig.errors import KconfigError
 from ..kconfig.filecheck import FileCheck
 from ..kconfig.howto import HowTo, how_to, meet_dependencies
@@ -36,6 +37,8 @@ class Settings:
     config_file: str | None = None
     trusted: bool = False
     trusted_roots: list[str] = field(default_factory=list)
+    #: The kconfig generation to follow (``6.1``, ``6.12``); None: detect.
+    kconfig_version: str | None = None
 
     @classmethod
     def from_options(cls, options: dict | None, base: Settings | None = None) -> Settings:
@@ -44,7 +47,8 @@ class Settings:
         if isinstance(nested, dict):
             options = {**options, **nested}
         settings = Settings(**vars(base)) if base else Settings()
-        for key, attr in (("root", "root"), ("arch", "arch"), ("configFile", "config_file")):
+        for key, attr in (("root", "root"), ("arch", "arch"), ("configFile", "config_file"),
+                          ("kconfigVersion", "kconfig_version")):
             value = options.get(key, options.get(f"kconfig.{key}"))
             if value is not None:
                 setattr(settings, attr, value or None)
@@ -127,6 +131,14 @@ class Project:
         self.arch = settings.arch or (host_arch() if self.kernel else None)
         self.top = next((n for n in ROOT_FILES if os.path.isfile(os.path.join(self.root, n))), "Kconfig")
         self.env = self._environment()
+        #: The generation whose rules the tree follows; an unknown
+        #: ``kconfig_version`` is reported and the tree's own is used.
+        self.generation_error: str | None = None
+        try:
+            self.generation = generations.choose(self.root, self.env, settings.kconfig_version)
+        except ValueError as exc:
+            self.generation_error = str(exc)
+            self.generation = generations.detect(self.root)
         self.trusted = settings.trusted or any(
             os.path.abspath(r) == self.root or self.root.startswith(os.path.abspath(r) + os.sep)
             for r in settings.trusted_roots
@@ -220,6 +232,7 @@ class Project:
                     lex_cache=self.lex_cache,
                     progress=report,
                     file_cache=self.file_cache,
+                    generation=self.generation,
                 )
                 report(len(kc.files))
                 config_text, config_result = self._load_config(kc, overlays)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from .errors import Diagnostic, Severity
 from .expr import BOOL, HEX, INT, STRING, TRISTATE, UNKNOWN, M, N, Y, eval_expr
+from .member_choices import give_priority
 from .menu import P_MENU, MenuNode
 
 if TYPE_CHECKING:
@@ -61,9 +62,10 @@ def read_config_simple(
     def warn(lineno: int, message: str) -> None:
         result.warnings.append(Diagnostic(name, lineno, message, Severity.WARNING))
 
+    member_choices = kc.gen.member_choices
     for sym in kc.hash_order():
         sym.valid = False
-        sym.has_user = sym.is_choice
+        sym.has_user = sym.is_choice and not member_choices
         sym.user_val = None
         sym.user_tri = N
         sym.user_selection = None
@@ -72,6 +74,11 @@ def read_config_simple(
     if lines and lines[-1] == "":
         lines.pop()
     for lineno, line in enumerate(lines, 1):
+        if member_choices and line.endswith("\r"):
+            # (getline_stripped: the line without its CR.)
+            line = line[:-1]
+            if not line:
+                continue
         if line.startswith("#"):
             if line[1:2] != " ":
                 continue
@@ -83,13 +90,16 @@ def read_config_simple(
             if space < 0:
                 continue
             sym_name = rest[:space]
-            if not rest[space + 1 :].startswith("is not set"):
+            mark = rest[space + 1 :]
+            if not (mark == "is not set" if member_choices else mark.startswith("is not set")):
                 continue
             value = "n"
         elif line.startswith(prefix):
             rest = line[len(prefix) :]
             eq = rest.find("=")
             if eq < 0:
+                if member_choices:
+                    warn(lineno, "unexpected data: " + line)
                 continue
             sym_name = rest[:eq]
             value = rest[eq + 1 :]
@@ -97,7 +107,7 @@ def read_config_simple(
                 value = value[:-1]
         else:
             if line and line[0] not in "\r":
-                warn(lineno, "unexpected data: " + line.split("\r")[0])
+                warn(lineno, "unexpected data: " + (line if member_choices else line.split("\r")[0]))
             continue
 
         result.assignments.append((lineno, sym_name, value))
@@ -118,6 +128,10 @@ def apply_user_value(sym: Symbol, value: str, warn: Callable[[str], None]) -> bo
     the choice it selects (``conf_read_simple``); False when rejected."""
     if not _set_user_value(sym, value, warn):
         return False
+    if sym.kc.gen.member_choices:
+        if sym.choice is not None:
+            give_priority(sym)
+        return True
     if sym.is_choice_value:
         choice = sym.choice
         if sym.user_tri == M:
@@ -195,6 +209,9 @@ def read_config(
 
 
 def settle_after_read(kc: Kconfig, result: ConfigReadResult | None) -> None:
+    """``conf_read`` after the lines are read: compare what sticks; before
+    member choices, also drop user values of invisible symbols (unless
+    something changed) and out-of-range numbers."""
     kc.modules_sym.calc_value()
     unsaved = 0
     order = kc.hash_order()
@@ -212,6 +229,8 @@ def settle_after_read(kc: Kconfig, result: ConfigReadResult | None) -> None:
             continue
         unsaved += 1
     for sym in order:
+        if kc.gen.member_choices:
+            break
         if sym.has_user and not sym.is_choice_value:
             if sym.visible == N and not unsaved:
                 sym.has_user = False
@@ -274,7 +293,8 @@ def menu_is_visible(node: MenuNode) -> bool:
         return False
     for child in node.children():
         if menu_is_visible(child):
-            sym.has_user = True
+            if not sym.kc.gen.member_choices:
+                sym.has_user = True  # (a quirk of choices with a mode)
             return True
     return False
 
@@ -347,7 +367,11 @@ def min_config_text(kc: Kconfig) -> str:
             continue
         if sym.str_value() == string_default(kc, sym):
             continue
-        if sym.is_choice_value:
+        if kc.gen.member_choices:
+            # A choice's default member, selected, need not be written.
+            if sym.choice is not None and sym is sym.choice.choice_default() and sym.curr_tri == Y:
+                continue
+        elif sym.is_choice_value:
             choice = sym.choice
             if not choice.optional and sym is choice.choice_default():
                 if sym.type == BOOL and sym.curr_tri == Y:
@@ -383,6 +407,8 @@ def string_default(kc: Kconfig, sym: Symbol) -> str:
         val = sym.implied_tri
     if sym.type in (BOOL, TRISTATE):
         return "nmy"[val]
+    if sym.type in (INT, HEX) and not text and kc.gen.numbers_default_to_zero:
+        return "0" if sym.type == INT else "0x0"
     if sym.type in (INT, HEX, STRING):
         return text
     return ""

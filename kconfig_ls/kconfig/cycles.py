@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .errors import Diagnostic, Severity
-from .menu import P_CHOICE, P_DEFAULT, P_IMPLY, P_SELECT, Property
+from .menu import P_CHOICE, P_DEFAULT, P_IMPLY, P_SELECT, P_SYMBOL, Property
 
 if TYPE_CHECKING:
     from .symbols import Symbol
@@ -47,7 +47,10 @@ class _Frame:
 
 
 class _Checker:
-    def __init__(self) -> None:
+    def __init__(self, member_choices: bool) -> None:
+        #: Member-choice generations print each link without a location
+        #: and name the choice block instead of the choice symbol.
+        self.member_choices = member_choices
         self.stack: list[_Frame] = []
         self.checking: set[int] = set()
         self.checked: set[int] = set()
@@ -62,7 +65,7 @@ class _Checker:
             return sym
         if key in self.checked:
             return None
-        if sym.is_choice_value:
+        if sym.choice is not None:
             self.stack.append(_Frame(sym))
             try:
                 return self.check(sym.choice)
@@ -114,6 +117,8 @@ class _Checker:
             for prop in sym.props:
                 if prop.kind in (P_CHOICE, P_SELECT, P_IMPLY):
                     continue
+                if prop.kind == P_SYMBOL and self.member_choices:
+                    continue  # (no such property since Linux 6.11)
                 frame.prop = prop
                 found = self.check_expr(prop.cond)
                 if found is not None:
@@ -146,14 +151,14 @@ class _Checker:
                     break
         for value in values:
             self.checking.discard(id(value))
-        if found is not None and found.is_choice_value and found.choice is choice:
+        if found is not None and found.choice is choice:
             found = choice
         self.stack.pop()
         return found
 
     def report(self, last: Symbol) -> None:
         pushed = False
-        if last.is_choice_value:
+        if last.choice is not None:
             self.stack.append(_Frame(last))
             pushed = True
             last = last.choice
@@ -182,6 +187,14 @@ class _Checker:
                         break
             name = sym.name or "<choice>"
             other = next_sym.name or "<choice>"
+            if self.member_choices:
+                where, what = self._link(frame, sym, next_sym, prop, node)
+                if j == 0:
+                    lines.append("error: recursive dependency detected!\n")
+                lines.append(f"\t{what}\n")
+                links.append(Diagnostic(where[0], where[1], f"recursive dependency: {what}", Severity.ERROR,
+                                        code="recursive-dep"))
+                continue
             if j == 0 and prop is not None:
                 lines.append(f"{prop.file}:{prop.line}:error: recursive dependency detected!\n")
             if sym.is_choice:
@@ -211,10 +224,35 @@ class _Checker:
         if pushed:
             self.stack.pop()
 
+    @staticmethod
+    def _link(frame: _Frame, sym: Symbol, next_sym: Symbol, prop: Property | None, node) -> tuple[tuple, str]:
+        """One link as member-choice generations word it, and where it is."""
+        name = sym.name or "<choice>"
+        where = (node.file, node.line) if node is not None else (prop.file, prop.line) if prop else ("", 0)
+        if next_sym.is_choice:
+            block = next_sym.nodes[0]
+            return (block.file, block.line), f"symbol {name} is part of choice block at {block.file}:{block.line}"
+        if frame.kind == _DIR:
+            return where, f"symbol {name} depends on {next_sym.name}"
+        if frame.kind == _REV:
+            return where, f"symbol {sym.name} is selected by {next_sym.name}"
+        if frame.kind == _IMPLIED:
+            return where, f"symbol {sym.name} is implied by {next_sym.name}"
+        kind = frame.prop.kind if frame.prop is not None else "unknown"
+        if frame.kind == _VALUE:
+            return where, f"symbol {name} {kind} value contains {next_sym.name}"
+        return where, f"symbol {name} {kind} is visible depending on {next_sym.name}"
+
 
 def find_cycles(kc: Kconfig) -> list[CycleReport]:
-    """Every recursive dependency, in the order the C tool reports them."""
-    checker = _Checker()
-    for sym in kc.hash_order():
-        checker.check(sym)
+    """Every recursive dependency, in the order the C tool reports them
+    (its symbol table's order, or menu order for member choices)."""
+    checker = _Checker(kc.gen.member_choices)
+    if kc.gen.member_choices:
+        for node in kc.walk():
+            if node.sym is not None:
+                checker.check(node.sym)
+    else:
+        for sym in kc.hash_order():
+            checker.check(sym)
     return checker.reports

@@ -17,6 +17,7 @@ import weakref
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from . import member_choices
 from .explain_text import readable_expr
 from .expr import BOOL, HEX, INT, TRI_STR, TRISTATE, TYPE_NAMES, M, N, Y, and_terms, eval_expr, expr_symbols
 
@@ -275,6 +276,11 @@ def _choice_info(sym: Symbol) -> ChoiceInfo | None:
     if choice is None:
         return None
     choice.calc_value()
+    mode = TRI_STR[choice.curr_tri]
+    if choice.kc.gen.member_choices:
+        # No mode of its own: the block is on wherever it shows.
+        member_choices.settle(choice)
+        mode = TRI_STR[Y if choice.visible != N else N]
     node = choice.nodes[0] if choice.nodes else None
     cond = None
     if choice.prompts and choice.prompts[0].cond is not None:
@@ -283,7 +289,7 @@ def _choice_info(sym: Symbol) -> ChoiceInfo | None:
         name=choice.name,
         file=node.file if node else "",
         line=node.line if node else 0,
-        mode=TRI_STR[choice.curr_tri],
+        mode=mode,
         visible=TRI_STR[choice.visible],
         selection=_name(choice.selection),
         user_selection=_name(choice.user_selection),

@@ -53,6 +53,7 @@ class FileCheck(Kconfig):
         #: itself shows is checked (no finalisation, no borrowed types).
         self.standalone = standalone
         self._init_state(name, tree.srctree, tree.env, None, {name: text}, None, None)
+        self.gen = tree.gen
         # The macro state at the end of the tree's parse: variables defined
         # before this file are in it (a later redefinition is rare enough).
         self.pp = replace(

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, TextIO
 from .configfile import menu_is_visible
 from .expr import HEX, INT, STRING, M, N, Y
 from .help_text import symbol_help
+from .member_choices import calc_choice, set_choice_value
 from .menu import P_COMMENT, P_MENU
 from .newconfig import is_new
 
@@ -30,6 +31,8 @@ class StdinLines:
         self.fd = fd
         self.buf = bytearray()
         self.eof = False
+        #: A read met the end of input (C's ``feof(stdin)``).
+        self.hit_eof = False
         self.cond = threading.Condition()
         threading.Thread(target=self._drain, daemon=True).start()
 
@@ -58,6 +61,7 @@ class StdinLines:
                     del self.buf[: nl + 1]
                     return line.decode("utf-8", "surrogateescape")
                 if self.eof:
+                    self.hit_eof = True
                     if self.buf:
                         line = bytes(self.buf)
                         self.buf.clear()
@@ -145,6 +149,11 @@ class Conversation:
                 default = line[:-1]
             if default is not None and sym.set_string_value(default):
                 return
+            if self.kc.gen.number_question_stops_at_eof and getattr(self.lines, "hit_eof", False):
+                # Re-asking would loop forever on an exhausted input.
+                self.err.write(f"\nerror: no value for new symbol '{sym.name}' at end of input\n")
+                self.err.flush()
+                raise SystemExit(1)
 
     def conf_sym(self, node: MenuNode) -> None:
         sym = node.sym
@@ -189,6 +198,71 @@ class Conversation:
             if sym.set_tristate_value(new):
                 return
             self.print_help(node)
+
+    def conf_member_choice(self, node: MenuNode) -> None:
+        """A member choice's question (no mode to ask first); the answer
+        picks a member as the configurator does."""
+        choice = node.sym
+        pad = " " * (self.indent - 1)
+        is_new = False
+        while True:
+            self.write(f"{pad}{node.prompt_text}\n")
+            selected = calc_choice(choice)
+            cnt = default = 0
+            self.line = ""
+            for child in node.children():
+                if not menu_is_visible(child):
+                    continue
+                if child.sym is None:
+                    self.write(f"{'*':>{self.indent}} {child.prompt_text}\n")
+                    continue
+                cnt += 1
+                if child.sym is selected:
+                    default = cnt
+                    self.write(f"{'>':>{self.indent}}")
+                else:
+                    self.write(" " * self.indent)
+                self.write(f" {cnt}. {child.prompt_text} ({child.sym.name})")
+                if not child.sym.has_user:
+                    is_new = True
+                    self.write(" (NEW)")
+                self.write("\n")
+            self.write(f"{pad}choice")
+            if cnt == 1:
+                self.write("[1]: 1\n")
+            else:
+                self.write(f"[1-{cnt}?]: ")
+                if self.mode in ("oldconfig", "syncconfig") and not is_new:
+                    cnt = default
+                    self.write(f"{cnt}\n")
+                elif self.mode in ("oldconfig", "syncconfig", "oldaskconfig"):
+                    self._fgets()
+                    answer = _strip(self.line)
+                    self.line = answer
+                    if answer.startswith("?"):
+                        self.print_help(node)
+                        continue
+                    if not answer:
+                        cnt = default
+                    elif answer[0].isdigit():
+                        cnt = _atoi(answer)
+                    else:
+                        continue
+            chosen = None
+            for child in node.children():
+                if child.sym is None or not menu_is_visible(child):
+                    continue
+                cnt -= 1
+                if cnt == 0:
+                    chosen = child
+                    break
+            if chosen is None:
+                continue
+            if self.line and self.line.endswith("?"):
+                self.print_help(chosen)
+                continue
+            set_choice_value(choice, chosen.sym)
+            return
 
     def conf_choice(self, node: MenuNode) -> bool:
         sym = node.sym
@@ -287,6 +361,9 @@ class Conversation:
                 star = f"{'*':>{self.indent}}"
                 self.write(f"{star}\n{star} {text}\n{star}\n")
         if sym is not None:
+            if sym.is_choice and self.kc.gen.member_choices:
+                self.conf_member_choice(node)
+                return
             if sym.is_choice:
                 self.conf_choice(node)
                 if sym.curr_tri != M:

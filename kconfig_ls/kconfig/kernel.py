@@ -97,18 +97,25 @@ def default_defconfig(tree: str, arch: str, subarch: str | None = None) -> str:
         if subarch == "x86":
             return "x86_64_defconfig" if platform.machine() == "x86_64" else "i386_defconfig"
         return f"{subarch}_defconfig"
-    if srcarch == "powerpc":
-        uname = platform.machine()
-        return (uname if uname.startswith("ppc") else "ppc64") + "_defconfig"
     makefile = os.path.join(tree, "arch", srcarch, "Makefile")
     try:
         with open(makefile, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                m = re.match(r"^\s*KBUILD_DEFCONFIG\s*:?=\s*(\S+)", line)
-                if m:
-                    return m.group(1)
+            lines = f.readlines()
     except OSError:
-        pass
+        lines = []
+    for line in lines:
+        m = re.match(r"^\s*KBUILD_DEFCONFIG\s*:?=\s*(\S+)", line)
+        if not m:
+            continue
+        value = m.group(1)
+        # powerpc: $(if $(filter ppc%,$(uname)),$(uname),ppc64le)_defconfig
+        # (the fallback is ppc64 before Linux 6.12).
+        rhs = line.split("=", 1)[1].strip()
+        host = re.match(r"^\$\(if \$\(filter ppc%,\$\(uname\)\),\$\(uname\),(\w+)\)_defconfig$", rhs)
+        if host:
+            uname = platform.machine()
+            return (uname if uname.startswith("ppc") else host.group(1)) + "_defconfig"
+        return value
     return "defconfig"
 
 

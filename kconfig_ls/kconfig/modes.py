@@ -97,10 +97,14 @@ def parse_probability(env_value: str | None) -> tuple[int, int, int]:
 
 
 def set_all_new_symbols(kc: Kconfig, mode: int, rng: GlibcRandom | None = None) -> bool:
-    """Give every symbol without a user value one (``conf_set_all_new_symbols``)."""
+    """Give every symbol without a user value one (``conf_set_all_new_symbols``).
+    True when randconfig must run it again (choices with a mode of their own)."""
     pby, pty, ptm = 50, 33, 33
     if mode == DEF_RANDOM:
         pby, pty, ptm = parse_probability(kc.env.get("KCONFIG_PROBABILITY"))
+    if kc.gen.member_choices:
+        _set_new_symbols_in_menu_order(kc, mode, rng, (pby, pty, ptm))
+        return False
     changed = False
     order = kc.hash_order()
     for sym in order:
@@ -148,6 +152,66 @@ def set_all_new_symbols(kc: Kconfig, mode: int, rng: GlibcRandom | None = None) 
             choice.set_all_choice_values()
             changed = True
     return changed
+
+
+def _random_tristate(sym, rng: GlibcRandom, probabilities: tuple[int, int, int]) -> int:
+    pby, pty, ptm = probabilities
+    cnt = rng.rand() % 100
+    if sym.type == TRISTATE:
+        if cnt < pty:
+            return Y
+        if cnt < pty + ptm:
+            return M
+        return N
+    return Y if cnt < pby else N
+
+
+def _set_new_symbols_in_menu_order(kc: Kconfig, mode: int, rng: GlibcRandom | None,
+                                   probabilities: tuple[int, int, int]) -> None:
+    """Member-choice generations: every bool/tristate entry with a prompt
+    and no user value, in menu order; choice members are left to their
+    choice, which randconfig shuffles."""
+    fixed = {DEF_YES: Y, DEF_MOD: M, DEF_NO: N}
+    for node in kc.walk():
+        sym = node.sym
+        if (sym is None or node.prompt is None or sym.has_user or sym.type not in (BOOL, TRISTATE)
+                or sym.is_choice_value):
+            continue
+        if sym.is_choice:
+            if mode == DEF_RANDOM:
+                _shuffle_choice(node, rng)
+            continue
+        if mode == DEF_RANDOM:
+            sym.user_tri = _random_tristate(sym, rng, probabilities)
+        elif mode in fixed:
+            sym.user_tri = fixed[mode]
+        else:
+            continue
+        sym.has_user = True
+    kc.invalidate()
+
+
+def _shuffle_choice(node, rng: GlibcRandom) -> None:
+    """randconfig on a member choice: the members without a user value are
+    set to y one by one in random order, each moved to the back of the
+    priority list (so user input from KCONFIG_ALLCONFIG keeps precedence
+    and the first random pick wins)."""
+    entries = [below.sym for below in node.walk() if below.sym is not None]
+    cnt = sum(1 for sym in entries if not sym.has_user)
+    members = node.sym.members
+    while cnt > 0:
+        x = rng.rand() % cnt
+        for sym in entries:
+            if not sym.has_user:
+                x -= 1
+            if x < 0:
+                sym.user_tri = Y
+                sym.has_user = True
+                if sym in members:
+                    members.remove(sym)
+                members.append(sym)
+                break
+        cnt -= 1
 
 
 def _randomize_choice_values(choice, rng: GlibcRandom) -> bool:

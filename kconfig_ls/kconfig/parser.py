@@ -126,6 +126,8 @@ class Builder:
         self.quiet_tokens = 0
         #: "missing end statement" problems, reported at the end of input.
         self.unclosed: list[Diagnostic] = []
+        #: The choice block being parsed (its menu node), if any.
+        self.current_choice: MenuNode | None = None
 
     def syntax_error_is_reported(self, read: int) -> bool:
         """Account for a statement that failed after ``read`` good tokens;
@@ -237,7 +239,10 @@ class Builder:
         loud = self.syntax_error_is_reported(0) if self.unclosed else False
         for diag in self.unclosed:
             if loud:
-                text = f"<none>:{top_text.count(chr(10)) + 2}: syntax error\n{diag.file}:{diag.line}: {diag.message}\n"
+                gen = self.kc.gen
+                where = self.kc.top_file if gen.eof_error_in_top_file else "<none>"
+                line = top_text.count("\n") + gen.eof_error_line_offset
+                text = f"{where}:{line}: syntax error\n{diag.file}:{diag.line}: {diag.message}\n"
                 diag = replace(diag, c_text=text)
                 loud = False
             self.kc.add_diagnostic(diag)
@@ -340,6 +345,8 @@ class FileParser(ExpressionParser):
         self.first_statement = True
         #: The line of the statement just before, if it failed.
         self.failed_line: int | None = None
+        #: Options each kind of entry accepts (the generation's grammar).
+        self.option_handlers = _MEMBER_CHOICE_OPTIONS if self.kc.gen.member_choices else _OPTION_HANDLERS
 
     def warn(self, line: int, message: str) -> None:
         self.kc.warn(self.file, line, message)
@@ -381,12 +388,15 @@ class FileParser(ExpressionParser):
             self._run_with_cache(cache)
 
     def _record_expansions(self, expansions: list[tuple[int, int, str]]) -> None:
+        self.end_entry()
         for start, end, result in expansions:
             self.kc.expansions.append((self.file, start, end, result))
         while self.blocks:
             kind, node, line = self.blocks.pop()
             self.b.unclosed.append(self._diagnostic(line, "missing end statement for this entry"))
             self.b.close_block()
+            if kind == "choice":
+                self.b.current_choice = None
 
     def consume(self, stmt: Statement) -> None:
         try:
@@ -405,7 +415,8 @@ class FileParser(ExpressionParser):
             else:
                 c_text = f"{self.file}:{stmt.line}: {c_message}\n"
                 if self.b.syntax_error_is_reported(self._tokens_read(stmt, exc)):
-                    c_text = f"{self.file}:{stmt.line + 1}: syntax error\n" + c_text
+                    line = stmt.line + self.kc.gen.syntax_error_line_offset
+                    c_text = f"{self.file}:{line}: syntax error\n" + c_text
             self.error(stmt.line, str(exc), exc.token, c_text, exc.code)
             self.entry_kind = None
             self.failed_line = stmt.line
@@ -482,12 +493,12 @@ class FileParser(ExpressionParser):
                 self.opt_option(stmt)
             return
         if self.entry_kind is not None:
-            handler = _OPTION_HANDLERS[self.entry_kind].get(kind)
+            handler = self.option_handlers[self.entry_kind].get(kind)
             if handler is not None:
                 handler(self, stmt)
                 return
 
-        self.entry_kind = None
+        self.end_entry()
         if kind in ("config", "menuconfig"):
             if kind == "menuconfig" and self.in_choice():
                 raise ParseError("invalid statement")
@@ -547,6 +558,28 @@ class FileParser(ExpressionParser):
         else:
             raise ParseError("invalid statement", toks[0])
 
+    def end_entry(self) -> None:
+        """The current entry is complete (the next statement is not one of
+        its options).  A config entry inside a member choice must have a
+        prompt and be bool, and joins the choice's priority list."""
+        kind, self.entry_kind = self.entry_kind, None
+        choice = self.b.current_choice
+        if kind != "config" or choice is None or not self.kc.gen.member_choices:
+            return
+        entry = self.b.current_entry
+        sym = entry.sym
+        if entry.prompt is None:
+            self._member_error(entry, "choice member must have a prompt")
+        if sym.type != BOOL:
+            self._member_error(entry, "choice member must be bool")
+        if not sym.is_choice_value:
+            sym.is_choice_value = True
+            choice.sym.members.append(sym)
+
+    def _member_error(self, entry: MenuNode, message: str) -> None:
+        self.kc.add_diagnostic(Diagnostic(entry.file, entry.line, message, Severity.ERROR,
+                                          c_text=f"{entry.file}:{entry.line}: error: {message}\n"))
+
     def in_choice(self) -> bool:
         """Whether a ``choice`` block of this file is open."""
         return any(block[0] == "choice" for block in self.blocks)
@@ -571,6 +604,14 @@ class FileParser(ExpressionParser):
         self.blocks.pop()
         node.end_line = stmt.line
         self.b.close_block()
+        if kind == "choice":
+            self._end_choice(node)
+
+    def _end_choice(self, node: MenuNode) -> None:
+        """``endchoice``: a member choice must have a prompt."""
+        self.b.current_choice = None
+        if self.kc.gen.member_choices and node.prompt is None:
+            self._member_error(node, "choice must have a prompt")
 
     # -- entries -------------------------------------------------------------------
     def config_entry(self, stmt: Statement, kind: str) -> None:
@@ -586,18 +627,24 @@ class FileParser(ExpressionParser):
 
     def choice_entry(self, stmt: Statement) -> None:
         toks = stmt.tokens
+        member_choices = self.kc.gen.member_choices
         name = None
-        if len(toks) == 2 and toks[1].kind == WORD:
+        if len(toks) == 2 and toks[1].kind == WORD and not member_choices:
             name = toks[1].value
         elif len(toks) != 1:
-            raise ParseError("syntax error in 'choice'")
+            raise ParseError("syntax error in 'choice'" if not member_choices else
+                             "syntax error: 'choice' takes no name in this kconfig generation")
         sym = self.kc.lookup_choice(name)
         sym.no_write = True
         node = self.b.add_entry(sym, "choice", self.file, stmt.line)
         if name is not None:
             node.name_span = (toks[1].start, toks[1].end)
-        self.b.add_prop(P_CHOICE, None, None, self.file, stmt.line)
+        if member_choices:
+            sym.type = BOOL
+        else:
+            self.b.add_prop(P_CHOICE, None, None, self.file, stmt.line)
         self.push_block("choice", node, stmt.line)
+        self.b.current_choice = node
         self.entry_kind = "choice"
 
     def source_statement(self, stmt: Statement) -> None:
@@ -628,6 +675,9 @@ class FileParser(ExpressionParser):
         typ = _TYPE_KEYWORDS[toks[0].kind]
         if self.entry_kind == "choice" and typ not in (BOOL, TRISTATE):
             raise ParseError("invalid statement")
+        if self.entry_kind == "choice" and self.kc.gen.member_choices and (
+                len(toks) < 2 or toks[1].kind != QUOTE):
+            raise ParseError("syntax error: a choice's 'bool' needs its prompt")
         pos = 1
         if pos < len(toks) and toks[pos].kind == QUOTE:
             text = toks[pos].value
@@ -805,4 +855,13 @@ _OPTION_HANDLERS: dict[str, dict[str, Any]] = {
     },
     "menu": {"visible": FileParser.opt_visible, "depends": FileParser.opt_depends},
     "comment": {"depends": FileParser.opt_depends},
+}
+
+
+#: Member choices (Linux 6.11+): only bool choices with a prompt; no
+#: ``optional``.
+_MEMBER_CHOICE_OPTIONS: dict[str, dict[str, Any]] = {
+    **_OPTION_HANDLERS,
+    "choice": {k: v for k, v in _OPTION_HANDLERS["choice"].items()
+               if k not in ("tristate", "int", "hex", "string", "optional")},
 }

@@ -133,6 +133,9 @@ def _write_plain(path: str, text: str) -> None:
 
 
 def _write_autoconf_cmd(kc: Kconfig, autoconf: str) -> None:
+    if kc.gen.autoconf_cmd_names_autoconfig:
+        _write_plain(autoconf + ".cmd", _autoconf_cmd_text(kc, autoconf))
+        return
     lines = ["deps_config := \\\n"]
     for name in reversed(list(kc.files)):
         lines.append(f"\t{name} \\\n")
@@ -141,6 +144,17 @@ def _write_autoconf_cmd(kc: Kconfig, autoconf: str) -> None:
         lines.append(f'ifneq "$({var})" "{value}"\n{autoconf}: FORCE\nendif\n')
     lines.append("\n$(deps_config): ;\n")
     _write_plain(autoconf + ".cmd", "".join(lines))
+
+
+def _autoconf_cmd_text(kc: Kconfig, autoconf: str) -> str:
+    """``auto.conf.cmd`` as Linux 6.11+ writes it: the files in the order
+    they were opened, and ``$(autoconfig)`` for the target."""
+    lines = [f"autoconfig := {autoconf}\n", "\ndeps_config := \\\n"]
+    lines.extend(f"\t{name} \\\n" for name in kc.files)
+    lines.append("\n$(autoconfig): $(deps_config)\n$(deps_config): ;\n")
+    for var, value in kc.pp.env_used.items():
+        lines.append(f'\nifneq "$({var})" "{value}"\n$(autoconfig): FORCE\nendif\n')
+    return "".join(lines)
 
 
 def _touch_deps(kc: Kconfig, autoconf: str) -> None:

@@ -27,6 +27,7 @@ from .expr import (
     c_strtoll_value,
     eval_expr,
 )
+from .member_choices import calc_choice, set_choice_value
 
 if TYPE_CHECKING:
     from .menu import MenuNode, Property
@@ -41,7 +42,7 @@ class Symbol:
         "kc", "name", "type", "index", "is_const", "is_choice", "is_choice_value",
         "optional", "no_write", "transitional", "nodes", "props", "prompts",
         "defaults", "ranges", "selects", "implies", "dir_dep", "rev_dep",
-        "implied", "choice", "choice_values", "refs",
+        "implied", "choice", "choice_values", "members", "refs",
         # evaluation state (the C tool's flags and fields)
         "valid", "write", "need_set_choice_values", "curr_tri",
         "curr_val", "visible", "dir_dep_tri", "rev_dep_tri", "implied_tri",
@@ -70,7 +71,11 @@ class Symbol:
         self.rev_dep: Any = None
         self.implied: Any = None
         self.choice: Symbol | None = None
+        #: A choice's members in menu order.
         self.choice_values: list[Symbol] = []
+        #: A choice's members in priority order (``member_choices``
+        #: generations; reordered by user input, see member_choices.py).
+        self.members: list[Symbol] = []
         #: (file, start offset, end offset) of every reference in the tree.
         self.refs: list[tuple[str, int, int]] = []
         self.valid = False
@@ -183,11 +188,12 @@ class Symbol:
 
     # -- value computation -----------------------------------------------------
     def get_type(self) -> int:
-        """The effective type: tristate acts as bool without modules and for
-        a choice value inside a ``y`` choice (``sym_get_type``)."""
+        """The effective type: tristate acts as bool without modules and,
+        before member choices, for a choice value inside a ``y`` choice
+        (``sym_get_type``)."""
         t = self.type
         if t == TRISTATE:
-            if self.is_choice_value and self.visible == Y:
+            if self.is_choice_value and self.visible == Y and not self.kc.gen.member_choices:
                 return BOOL
             if self.kc.modules_val == N:
                 return BOOL
@@ -205,7 +211,9 @@ class Symbol:
         return self.curr_val if self.curr_val is not None else ""
 
     def calc_visibility(self) -> None:
-        choice = self.choice if self.is_choice_value else None
+        # A tristate choice value is hidden at m while its choice is y
+        # (choices with a mode of their own only).
+        choice = self.choice if self.is_choice_value and not self.kc.gen.member_choices else None
         vis = N
         for prop in self.prompts:
             v = eval_expr(prop.cond)
@@ -248,11 +256,14 @@ class Symbol:
             self.need_set_choice_values = False
             self.choice.calc_value()
         self.valid = True
+        gen = self.kc.gen
         t = self.type
         if t == BOOL or t == TRISTATE:
             new_tri, new_val = N, "n"
         elif t == INT or t == HEX or t == STRING:
             new_tri, new_val = N, ""
+            if gen.numbers_default_to_zero and t != STRING:
+                new_val = "0" if t == INT else "0x0"
         else:
             self.curr_val = self.name
             self.curr_tri = N
@@ -266,7 +277,10 @@ class Symbol:
 
         gt = self.get_type()
         if gt == BOOL or gt == TRISTATE:
-            if self.is_choice_value and self.visible == Y:
+            if gen.member_choices and self.choice is not None:
+                calc_choice(self.choice)
+                new_tri = self.curr_tri
+            elif self.is_choice_value and self.visible == Y and not gen.member_choices:
                 new_tri = Y if self.choice.selection is self else N
             else:
                 if self.visible != N and self.has_user:
@@ -302,13 +316,17 @@ class Symbol:
                         new_val = ds.curr_val if ds.curr_val is not None else ""
 
         self.curr_tri, self.curr_val = new_tri, new_val
-        if self.is_choice and new_tri == Y:
+        if self.is_choice and new_tri == Y and not gen.member_choices:
             self.selection = self._calc_choice()
         self._validate_range()
 
         if self is self.kc.modules_sym:
             self.kc.modules_val = self.curr_tri
 
+        if gen.member_choices:
+            if self.is_choice:
+                self.write = False
+            return
         if self.is_choice:
             if self.write:
                 for value in self.choice_values:
@@ -397,11 +415,13 @@ class Symbol:
             return False
         if self.visible <= self.rev_dep_tri:
             return False
-        if self.is_choice_value and self.visible == Y:
+        if self.is_choice_value and self.visible == Y and not self.kc.gen.member_choices:
             return val == Y
         return self.rev_dep_tri <= val <= self.visible
 
     def is_changeable(self) -> bool:
+        if self.is_choice and self.kc.gen.member_choices:
+            return False
         return self.visible > self.rev_dep_tri
 
     def string_valid(self, text: str) -> bool:
@@ -433,6 +453,18 @@ class Symbol:
         the symbol's current range; invalidates every value on change."""
         self.calc_value()
         old = self.curr_tri
+        if self.kc.gen.member_choices:
+            if self.choice is not None and val == Y:
+                set_choice_value(self.choice, self)
+                return True
+            if not self.tristate_within_range(val):
+                return False
+            if not self.has_user or self.user_tri != val:
+                self.user_tri = val
+                self.has_user = True
+            if old != val:
+                self.kc.invalidate()
+            return True
         if old != val and not self.tristate_within_range(val):
             return False
         self.has_user = True

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import lru_cache
 
+from . import generation as generations
 from .cycles import find_cycles
 from .errors import Diagnostic, Severity
 from .expr import (
@@ -46,20 +47,18 @@ from .parser import Builder, SourceFile
 from .preprocess import Preprocessor, ShellRunner, run_shell
 from .symbols import SYM_M, SYM_N, SYM_Y, Symbol, string_valid_for_type
 
-SYMBOL_HASHSIZE = 9973
-
 
 @lru_cache(maxsize=1 << 16)
-def symbol_hash(name: str) -> int:
+def symbol_hash(name: str, buckets: int) -> int:
     """The bucket of ``name`` in the C tool's symbol table (FNV-1 over the
-    name's bytes as signed chars, modulo 9973); iteration order of
-    ``for_all_symbols`` depends on it."""
+    name's bytes as signed chars, modulo the table's size, which the
+    generation gives); iteration order of ``for_all_symbols`` depends on it."""
     h = 2166136261
     for b in name.encode("utf-8", "surrogateescape"):
         if b >= 0x80:
             b = (b - 256) & 0xFFFFFFFF
         h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
-    return h % SYMBOL_HASHSIZE
+    return h % buckets
 
 
 class Kconfig:
@@ -68,7 +67,9 @@ class Kconfig:
     ``Kconfig("Kconfig", srctree=".", env=...)`` parses the top file and
     everything it sources.  Fatal problems (a missing sourced file, a
     preprocessor error) raise :class:`KconfigError`; everything else is
-    collected in :attr:`diagnostics` and parsing goes on.
+    collected in :attr:`diagnostics` and parsing goes on.  ``generation``
+    (a :class:`~kconfig_ls.kconfig.generation.Generation`) selects the
+    rules; by default those of the kconfig the tree ships.
     """
 
     def __init__(
@@ -83,10 +84,13 @@ class Kconfig:
         lex_cache: dict | None = None,
         progress: Callable[[int], None] | None = None,
         file_cache: dict | None = None,
+        generation: generations.Generation | None = None,
     ):
         if sys.getrecursionlimit() < 20000:
             sys.setrecursionlimit(20000)
         self._init_state(filename, srctree, env, warn_stream, overlays, lex_cache, progress)
+        #: The kconfig generation whose rules this tree follows.
+        self.gen = generation or generations.choose(self.srctree, self.env)
         #: Shared between loads of the same tree: path -> (stat key, text),
         #: so unchanged files are not read again.
         self.file_cache = file_cache
@@ -142,6 +146,7 @@ class Kconfig:
         self.top_file = filename
         self._checked: set[Symbol] = set()
         self._hash_order: list[Symbol] | None = None
+        self._parsed_members: dict[Symbol, list[Symbol]] = {}
         self.cycles: list = []
         #: Whether diagnostics are written to ``warn_stream`` as they come.
         self._printing = True
@@ -151,7 +156,11 @@ class Kconfig:
         # The C tool exits after a syntax error, before the checks that
         # follow parsing: those are collected but not printed.
         self._printing = not self.errors
+        if self.gen.member_choices:
+            self._assign_member_choices()
         self._finalize(self.root)
+        if self.gen.member_choices:
+            self._collect_member_choices()
         self._index_properties()
         # Cycles are looked for even when a line is broken (an editor wants
         # them); the C tool would have stopped, so nothing is printed then.
@@ -289,9 +298,10 @@ class Kconfig:
     def hash_order(self) -> list[Symbol]:
         """Every symbol in the order ``for_all_symbols`` visits them."""
         if self._hash_order is None:
+            buckets = self.gen.symbol_hash_size
             self._hash_order = sorted(
                 self.all_symbols,
-                key=lambda s: (symbol_hash(s.name) if s.name else 0, -s.index),
+                key=lambda s: (symbol_hash(s.name, buckets) if s.name else 0, -s.index),
             )
         return self._hash_order
 
@@ -361,6 +371,8 @@ class Kconfig:
         """Forget all values and user input, as a fresh run of conf."""
         for sym in self.all_symbols:
             sym.reset_state()
+        for choice, members in self._parsed_members.items():
+            choice.members[:] = members
         self.modules_val = 0
         self.unmet.clear()
         self.conf_changed = True
@@ -373,10 +385,12 @@ class Kconfig:
         self.modules_sym.calc_value()
 
     # -- finalisation (menu.c) -------------------------------------------------------
-    def _finalize(self, parent: MenuNode) -> None:  # noqa: C901 - mirrors menu_finalize
+    def _finalize(self, parent: MenuNode, inside_choice: bool = False) -> None:  # noqa: C901 - mirrors menu_finalize
         sym = parent.sym
+        member_choices = self.gen.member_choices
         if parent.list is not None:
-            if sym is not None and sym.is_choice:
+            if sym is not None and sym.is_choice and not member_choices:
+                # The choice's mode bounds its values: they depend on it.
                 if sym.type == UNKNOWN:
                     for child in parent.children():
                         if child.sym is not None and child.sym.type != UNKNOWN:
@@ -406,18 +420,22 @@ class Kconfig:
                     elif prop.kind == P_IMPLY:
                         target = prop.expr
                         target.implied = or_expr(target.implied, and_expr(child.sym, dep))
+            in_choice = sym is not None and sym.is_choice
             child = parent.list
             while child is not None:
-                self._finalize(child)
+                self._finalize(child, in_choice)
                 child = child.next
-        elif sym is not None:
+        elif sym is not None and not (member_choices and inside_choice):
+            # (Members of a member choice form no sub-menus and take no
+            # dependencies of their own: the choice decides.)
             self._make_auto_menu(parent, sym)
             sym.dir_dep = or_expr(sym.dir_dep, parent.dep)
 
         child = parent.list
         while child is not None:
             csym = child.sym
-            if sym is not None and sym.is_choice and csym is not None and not csym.is_choice_value:
+            if (sym is not None and sym.is_choice and csym is not None and not csym.is_choice_value
+                    and not member_choices):
                 self._add_choice_value(sym, child, csym)
             if child.list is not None and child.prompt is None:
                 # Flatten 'if' blocks and the sub-menus of promptless symbols.
@@ -441,11 +459,37 @@ class Kconfig:
             self._checked.add(sym)
             if sym.type == UNKNOWN:
                 self.warn(parent.file, parent.line, "config symbol defined without type")
-            if sym.is_choice and parent.prompt is None:
+            if sym.is_choice and parent.prompt is None and not member_choices:
                 self.warn(parent.file, parent.line, "choice must have a prompt")
             self._check_props(sym)
-        if sym is not None and not sym.optional and parent.prompt is not None:
+        if sym is not None and not sym.optional and parent.prompt is not None and not member_choices:
+            # A visible choice cannot be n unless it is optional.
             sym.rev_dep = or_expr(sym.rev_dep, and_expr(parent.prompt.cond, SYM_M))
+
+    def _assign_member_choices(self) -> None:
+        """Each symbol's choice, as ``sym_get_choice_menu`` finds it: the
+        block around its first definition with a prompt (``if`` blocks
+        between do not count)."""
+        for sym in self.all_symbols:
+            node = next((n for n in sym.nodes if n.prompt is not None), None)
+            if node is None:
+                continue
+            above = node.parent
+            while above is not None and above.sym is None:
+                above = above.parent
+            if above is not None and above.sym.is_choice:
+                sym.choice = above.sym
+
+    def _collect_member_choices(self) -> None:
+        """Each choice's members in menu order, once ``if`` blocks are
+        flattened, and its priority list as parsed."""
+        for choice in self.choices:
+            for node in choice.nodes:
+                for below in node.walk():
+                    if below.sym is not None and below.sym not in choice.choice_values:
+                        choice.choice_values.append(below.sym)
+        #: Each choice's priority list as parsed (user input reorders it).
+        self._parsed_members = {choice: list(choice.members) for choice in self.choices}
 
     def _check_props(self, sym: Symbol) -> None:
         """Type checks of a symbol's properties (menu.c ``sym_check_prop``)."""

@@ -1,14 +1,17 @@
-"""Byte-identical parity with `make ARCH=<arch> <mode>` on Linux 6.1.
+"""Byte-identical parity with `make ARCH=<arch> <mode>` on each kernel tree,
+against that tree's own C tool (Linux 6.1, and 6.12 with the member-choice
+generation of kconfig).
 
-The default run covers every arch with the five whole-tree modes and a
-deterministic sample of 64 defconfigs (with savedefconfig); `-m sweep` runs
-every defconfig of the tree.
+The default run covers every arch of each tree with the five whole-tree
+modes, a deterministic sample of defconfigs (with savedefconfig), merged
+defconfig targets and fragments; `-m sweep` runs every defconfig of each
+tree.
 """
 
 from __future__ import annotations
 
 import pytest
-from conftest import kernel_tree_path
+from conftest import GENERATIONS, kernel_tree_path, require_kernel
 from kernel_parity import (
     MODES,
     MakeFailed,
@@ -24,13 +27,23 @@ from kconfig_ls.kconfig.errors import KconfigError
 
 pytestmark = pytest.mark.kernel
 
-TREE = kernel_tree_path()
-HAVE_TREE = (TREE / "scripts" / "kconfig" / "conf").is_file()
-# Without a tree, one placeholder each: its test then fails (or is left out
-# by KCONFIG_LS_NO_KERNEL) through the kernel_tree fixture.
-ARCHES = all_arches(TREE) if HAVE_TREE else ["no-tree"]
-SAMPLE = sample_defconfigs(TREE) if HAVE_TREE else [("no-tree", "no-tree")]
-ALL_DEFCONFIGS = all_defconfigs(TREE) if HAVE_TREE else [("no-tree", "no-tree")]
+#: How many defconfigs of each tree the default run samples.
+SAMPLE_SIZE = {"6.1": 64, "6.12": 32}
+
+
+def _have(version: str) -> bool:
+    return (kernel_tree_path(version) / "scripts" / "kconfig" / "conf").is_file()
+
+
+def _per_tree(pairs_of_tree) -> list:
+    """(version, *item) for every tree; without a tree, one placeholder
+    whose test then fails (or is left out by KCONFIG_LS_NO_KERNEL) through
+    require_kernel."""
+    out = []
+    for version in GENERATIONS:
+        items = pairs_of_tree(version, kernel_tree_path(version)) if _have(version) else [("no-tree", "no-tree")]
+        out.extend((version, *item) for item in items)
+    return out
 
 
 @pytest.fixture(scope="session")
@@ -48,29 +61,29 @@ def _diff(expected: bytes, actual: bytes) -> str:
     return "\n".join(list(lines)[:40])
 
 
-_KNOWN_GAPS: set[tuple[str, str]] = set()
+def _group(version: str, arch: str):
+    # One xdist worker takes all tests of a tree's arch, so it is parsed once.
+    return pytest.mark.xdist_group(f"{version}-{arch}")
 
 
-def _arch_mode_param(arch: str, mode: str):
-    # One xdist worker takes all modes of an arch, so the tree is parsed once.
-    marks = [pytest.mark.xdist_group(arch)]
-    if (arch, mode) in _KNOWN_GAPS:
-        marks.append(pytest.mark.xfail(strict=True, reason="known gap"))
-    return pytest.param(arch, mode, marks=marks, id=f"{arch}-{mode}")
+ARCH_MODES = [
+    pytest.param(version, arch, mode, marks=[_group(version, arch)], id=f"{version}-{arch}-{mode}")
+    for version, arch, mode in _per_tree(
+        lambda _v, tree: [(arch, mode) for arch in all_arches(tree) for mode in MODES])
+]
 
 
-ARCH_MODES = [_arch_mode_param(arch, mode) for arch in ARCHES for mode in MODES]
-
-
-@pytest.mark.parametrize(("arch", "mode"), ARCH_MODES)
-def test_whole_tree_modes(kernel_tree, build_root, arch, mode):
-    expected = make_config(kernel_tree, build_root / arch, arch, [mode])
+@pytest.mark.parametrize(("version", "arch", "mode"), ARCH_MODES)
+def test_whole_tree_modes(build_root, version, arch, mode):
+    kernel_tree = require_kernel(version)
+    expected = make_config(kernel_tree, build_root / version / arch, arch, [mode])
     actual = our_mode(kernel_tree, arch, mode)
-    assert actual == expected, f"ARCH={arch} {mode}:\n{_diff(expected, actual)}"
+    assert actual == expected, f"Linux {version} ARCH={arch} {mode}:\n{_diff(expected, actual)}"
 
 
-def _check_defconfig(kernel_tree, build_root, arch, name):
-    build = build_root / ("def-" + arch)
+def _check_defconfig(version, build_root, arch, name):
+    kernel_tree = require_kernel(version)
+    build = build_root / version / ("def-" + arch)
     try:
         expected = make_config(kernel_tree, build, arch, [name])
     except MakeFailed:
@@ -84,40 +97,44 @@ def _check_defconfig(kernel_tree, build_root, arch, name):
     assert actual_min == expected_min, f"ARCH={arch} {name} savedefconfig:\n{_diff(expected_min, actual_min)}"
 
 
-def _defconfig_params(pairs):
-    return [pytest.param(a, n, marks=[pytest.mark.xdist_group(a)], id=f"{a}:{n}") for a, n in pairs]
+def _defconfig_params(triples):
+    return [pytest.param(v, a, n, marks=[_group(v, a)], id=f"{v}-{a}:{n}") for v, a, n in triples]
 
 
-@pytest.mark.parametrize(("arch", "name"), _defconfig_params(SAMPLE))
-def test_defconfig_sample(kernel_tree, build_root, arch, name):
-    _check_defconfig(kernel_tree, build_root, arch, name)
+@pytest.mark.parametrize(("version", "arch", "name"), _defconfig_params(
+    _per_tree(lambda v, tree: sample_defconfigs(tree, SAMPLE_SIZE[v]))))
+def test_defconfig_sample(build_root, version, arch, name):
+    _check_defconfig(version, build_root, arch, name)
 
 
 @pytest.mark.sweep
-@pytest.mark.parametrize(("arch", "name"), _defconfig_params(ALL_DEFCONFIGS))
-def test_every_defconfig(kernel_tree, build_root, arch, name):
-    _check_defconfig(kernel_tree, build_root, arch, name)
+@pytest.mark.parametrize(("version", "arch", "name"),
+                         _defconfig_params(_per_tree(lambda _v, tree: all_defconfigs(tree))))
+def test_every_defconfig(build_root, version, arch, name):
+    _check_defconfig(version, build_root, arch, name)
 
 
 MERGED = [("powerpc", "ppc64le_defconfig"), ("powerpc", "mpc85xx_smp_defconfig"), ("riscv", "rv32_defconfig"),
           ("mips", "32r6_defconfig"), ("mips", "xilfpga_defconfig")]
 
 
-@pytest.mark.parametrize(("arch", "name"), _defconfig_params(MERGED))
-def test_defconfig_targets_arch_makefiles_generate(kernel_tree, build_root, arch, name):
+@pytest.mark.parametrize(("version", "arch", "name"), _defconfig_params(
+    (v, a, n) for v in GENERATIONS for a, n in MERGED))
+def test_defconfig_targets_arch_makefiles_generate(build_root, version, arch, name):
     """Targets an arch Makefile builds from fragments rather than a file."""
-    _check_defconfig(kernel_tree, build_root, arch, name)
+    _check_defconfig(version, build_root, arch, name)
 
 
 @pytest.mark.parametrize(
-    ("arch", "fragments"),
+    ("version", "arch", "fragments"),
     [
-        pytest.param("x86_64", ["kvm_guest.config"], marks=[pytest.mark.xdist_group("x86_64")]),
-        pytest.param("arm64", ["nopm.config"], marks=[pytest.mark.xdist_group("arm64")]),
+        pytest.param(v, arch, fragments, marks=[_group(v, arch)], id=f"{v}-{arch}-{fragments[0]}")
+        for v in GENERATIONS for arch, fragments in (("x86_64", ["kvm_guest.config"]), ("arm64", ["nopm.config"]))
     ],
 )
-def test_defconfig_with_fragments(kernel_tree, build_root, arch, fragments):
-    build = build_root / ("frag-" + arch)
+def test_defconfig_with_fragments(build_root, version, arch, fragments):
+    kernel_tree = require_kernel(version)
+    build = build_root / version / ("frag-" + arch)
     expected = make_config(kernel_tree, build, arch, ["defconfig", *fragments])
     from kconfig_ls.kconfig.kernel import kernel_env
 

@@ -13,8 +13,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 
 
-def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(REPO))
+def cli(*args: str, cwd: Path | None = None, **extra_env: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(REPO), **extra_env)
     return subprocess.run([sys.executable, "-m", "kconfig_ls.cli", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, check=False)
 
@@ -49,9 +49,20 @@ def test_conf_syntax_error_names_file_and_line(tmp_path):
     (tmp_path / "Kconfig").write_text('config A\n\tbool "a"\n\tdepends on (B\n')
     proc = cli("conf", "--allnoconfig", "Kconfig", cwd=tmp_path)
     assert proc.returncode == 1
-    # The C tool's exact words (the language server reports the precise cause).
-    assert proc.stderr == "Kconfig:4: syntax error\nKconfig:3: invalid statement\n"
+    # The C tool's exact words (the language server reports the precise
+    # cause); a tree without scripts/kconfig follows the newest generation.
+    assert proc.stderr == "Kconfig:3: syntax error\nKconfig:3: invalid statement\n"
     assert not (tmp_path / ".config").exists()
+    # Linux 6.1's conf names the line after the statement.
+    proc = cli("conf", "--allnoconfig", "Kconfig", cwd=tmp_path, KCONFIG_LS_KCONFIG_VERSION="6.1")
+    assert proc.stderr == "Kconfig:4: syntax error\nKconfig:3: invalid statement\n"
+
+
+def test_an_unknown_kconfig_version_is_refused(tmp_path):
+    (tmp_path / "Kconfig").write_text('config A\n\tbool "a"\n')
+    proc = cli("conf", "--allnoconfig", "Kconfig", cwd=tmp_path, KCONFIG_LS_KCONFIG_VERSION="2.6")
+    assert proc.returncode == 2
+    assert "unknown kconfig version '2.6' (known: 6.1, 6.12)" in proc.stderr
 
 
 def test_conf_refuses_a_directory_as_config(tmp_path):

@@ -12,6 +12,7 @@ from conftest import run_c_conf, write_tree
 from kconfig_ls.kconfig import Kconfig, configfile
 from kconfig_ls.kconfig.explain import explain
 from kconfig_ls.kconfig.explain_report import explanation_text, howto_text
+from kconfig_ls.kconfig.generation import by_name
 from kconfig_ls.kconfig.howto import TargetError, how_to
 from kconfig_ls.kconfig.scenario import config_with
 
@@ -124,8 +125,8 @@ def tree(tmp_path):
 
 
 @pytest.fixture
-def kc(tree):
-    return Kconfig("Kconfig", srctree=str(tree), env={})
+def kc(tree, generation):
+    return Kconfig("Kconfig", srctree=str(tree), env={}, generation=by_name(generation))
 
 
 def load(kc: Kconfig, text: str) -> None:

@@ -142,7 +142,85 @@ endif
 config AFTER
 	bool "after"
 """,
+    # Bool choices with prompts, valid in every generation: hidden prompts,
+    # conditional defaults, members behind if/depends, a choice below a
+    # tristate (its members' selects), a comment inside.
+    "bool_choices": """
+config MODULES
+	bool "m"
+	modules
+	default y
+config EXPERT
+	bool "expert"
+config NET
+	bool "net"
+	default y
+choice
+	prompt "split" if EXPERT
+	default SPLIT_3G
+	depends on NET
+config SPLIT_3G
+	bool "3G"
+config SPLIT_2G
+	bool "2G"
+config SPLIT_1G
+	bool "1G"
+	depends on !NET
+endchoice
+choice
+	prompt "mode"
+	default MODE_B if EXPERT
+	default MODE_C
+config MODE_A
+	bool "a"
+if NET
+config MODE_B
+	bool "b"
+endif
+config MODE_C
+	bool "c"
+	depends on EXPERT
+comment "inside"
+endchoice
+config AFTER_A
+	bool "after a"
+	depends on MODE_A
+	select SEL
+config SEL
+	tristate "sel"
+config DRIVER
+	tristate "driver"
+choice
+	prompt "driver mode"
+	depends on DRIVER
+config DRV_X
+	bool "x"
+	select SEL
+config DRV_Y
+	bool "y"
+endchoice
+""",
 }
+
+#: Config files that exercise choices: members set to n, several members
+#: set (the last one wins in member-choice generations), a hidden member.
+CHOICE_CONFIGS = {
+    "default_member_off": "CONFIG_EXPERT=y\n# CONFIG_MODE_B is not set\n",
+    "two_members_set": "CONFIG_MODE_C=y\nCONFIG_EXPERT=y\nCONFIG_MODE_A=y\n",
+    "all_off": "# CONFIG_MODE_A is not set\n# CONFIG_MODE_B is not set\n# CONFIG_MODE_C is not set\n",
+    "hidden_member": "CONFIG_SPLIT_1G=y\nCONFIG_DRIVER=m\nCONFIG_DRV_X=y\n",
+    "driver_y": "CONFIG_DRIVER=y\nCONFIG_DRV_Y=y\nCONFIG_NET=n\nCONFIG_MODE_C=y\n",
+}
+
+
+@pytest.mark.parametrize("config", sorted(CHOICE_CONFIGS))
+def test_choice_configs(parity, config):
+    files = {"Kconfig": CASES["bool_choices"], "my_defconfig": CHOICE_CONFIGS[config]}
+    parity(files, "olddefconfig", config=CHOICE_CONFIGS[config])
+    parity(files, "defconfig=my_defconfig")
+    parity(files, "savedefconfig=out_defconfig", config=CHOICE_CONFIGS[config])
+    parity(files, "allyesconfig", env={"KCONFIG_ALLCONFIG": "my_defconfig"})
+    parity(files, "randconfig", env={"KCONFIG_ALLCONFIG": "my_defconfig", "KCONFIG_SEED": "0x5"})
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -183,8 +261,8 @@ def _tree_files(root):
     }
 
 
-@pytest.mark.parametrize("case", ["types_and_defaults", "select_imply_and_unmet", "choices"])
-def test_syncconfig_writes_the_same_include_files(tmp_path, c_conf, case):
+@pytest.mark.parametrize("case", ["types_and_defaults", "select_imply_and_unmet", "choices", "bool_choices"])
+def test_syncconfig_writes_the_same_include_files(tmp_path, c_conf, our_env, case):
     """auto.conf(.cmd), autoconf.h, rustc_cfg and the include/config/
     dependency files, on a first sync and after a config change."""
     from conftest import run_c_conf, run_our_conf, write_tree
@@ -193,7 +271,10 @@ def test_syncconfig_writes_the_same_include_files(tmp_path, c_conf, case):
     for side in ("c", "ours"):
         root = write_tree(tmp_path / side, {"Kconfig": CASES[case]})
         (root / ".config").write_text("CONFIG_B=y\nCONFIG_X=y\nCONFIG_I=3\n")
-        run = (lambda a, r=root: run_c_conf(c_conf, r, a)) if side == "c" else (lambda a, r=root: run_our_conf(r, a))
+        if side == "c":
+            run = lambda a, r=root: run_c_conf(c_conf, r, a)  # noqa: E731
+        else:
+            run = lambda a, r=root: run_our_conf(r, a, our_env)  # noqa: E731
         first = run(["--syncconfig", "Kconfig"])
         (root / ".config").write_text("CONFIG_B=n\nCONFIG_T=y\nCONFIG_S=\"changed\"\n")
         second = run(["--syncconfig", "Kconfig"])
@@ -203,7 +284,7 @@ def test_syncconfig_writes_the_same_include_files(tmp_path, c_conf, case):
 
 
 @pytest.mark.parametrize("seed", ["0x1", "12345", "0xdeadbeef"])
-@pytest.mark.parametrize("case", ["types_and_defaults", "choices", "select_imply_and_unmet"])
+@pytest.mark.parametrize("case", ["types_and_defaults", "choices", "bool_choices", "select_imply_and_unmet"])
 def test_randconfig_with_seed(parity, case, seed):
     parity({"Kconfig": CASES[case]}, "randconfig", env={"KCONFIG_SEED": seed})
 

@@ -1,0 +1,134 @@
+"""Kconfig generations: the rules that changed between kernel releases, in
+one place.
+
+A tree is evaluated by the rules of the kconfig it ships (its
+``scripts/kconfig``), because the values its own ``make *config`` writes are
+the ground truth.  Every difference between generations is a field of
+:class:`Generation`, named for the rule it selects, so a reader sees all of a
+generation's rules here and the engine asks ``kc.gen.<rule>`` instead of
+comparing versions.
+
+Known generations, oldest first:
+
+``6.1``
+    Linux 4.18 to 6.10 (checked against 6.1): the preprocessor, choices that
+    are symbols of their own (bool or tristate, ``optional``), choice values
+    bounded by the choice's mode.
+``6.12``
+    Linux 6.11 and newer (checked against 6.12): choices are bool blocks
+    without a value of their own; a choice picks a member by a priority list
+    that user input reorders; choice members must be bool; ``optional`` and
+    named choices are gone; an int or hex symbol without a value is ``0`` /
+    ``0x0``; ``savedefconfig`` and ``auto.conf.cmd`` are written anew.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+#: The environment variable that overrides detection (``conf`` has no
+#: option for it; wrappers and tests set it).
+VERSION_VARIABLE = "KCONFIG_LS_KCONFIG_VERSION"
+
+
+@dataclass(frozen=True)
+class Generation:
+    """One generation's rules (see the module docstring)."""
+
+    #: Short name, as ``--kconfig-version`` takes it.
+    name: str
+    #: What it covers, for people.
+    description: str
+    #: Buckets of the C tool's symbol hash table: the order of
+    #: ``for_all_symbols`` (autoconf.h, warnings) follows it.
+    symbol_hash_size: int
+    #: Choices are bool blocks whose members are picked through a priority
+    #: list (6.11+), not symbols with a mode and a selected value.
+    member_choices: bool
+    #: The value of an int/hex symbol with no user value and no default:
+    #: ``0`` / ``0x0`` (6.11+), or the empty string.
+    numbers_default_to_zero: bool
+    #: ``auto.conf.cmd`` starts with ``autoconfig := <path>``, lists the
+    #: files in the order they were opened and names ``$(autoconfig)``
+    #: (6.11+); before, the path itself, files in reverse order.
+    autoconf_cmd_names_autoconfig: bool
+    #: bison's "syntax error" names the line after the failing statement
+    #: (1, the lexer is already past its newline) or the statement's own (0).
+    syntax_error_line_offset: int
+    #: A block left open at the end of input: bison's "syntax error" names
+    #: the top file (else ``<none>``) at its newline count plus this offset.
+    eof_error_in_top_file: bool
+    eof_error_line_offset: int
+    #: ``oldconfig`` stops with an error instead of asking again for a new
+    #: int/hex symbol when the input is exhausted (Debian's 6.12).
+    number_question_stops_at_eof: bool
+
+
+LINUX_6_1 = Generation(
+    name="6.1",
+    description="Linux 4.18-6.10 kconfig (as in Linux 6.1)",
+    symbol_hash_size=9973,
+    member_choices=False,
+    numbers_default_to_zero=False,
+    autoconf_cmd_names_autoconfig=False,
+    syntax_error_line_offset=1,
+    eof_error_in_top_file=False,
+    eof_error_line_offset=2,
+    number_question_stops_at_eof=False,
+)
+
+LINUX_6_12 = Generation(
+    name="6.12",
+    description="Linux 6.11+ kconfig (as in Linux 6.12)",
+    symbol_hash_size=1 << 14,
+    member_choices=True,
+    numbers_default_to_zero=True,
+    autoconf_cmd_names_autoconfig=True,
+    syntax_error_line_offset=0,
+    eof_error_in_top_file=True,
+    eof_error_line_offset=1,
+    number_question_stops_at_eof=True,
+)
+
+GENERATIONS = {g.name: g for g in (LINUX_6_1, LINUX_6_12)}
+NEWEST = LINUX_6_12
+
+
+def by_name(name: str) -> Generation:
+    """The generation called ``name`` (``6.1``, ``6.12``); ValueError
+    naming the known ones otherwise."""
+    found = GENERATIONS.get(name.strip().removeprefix("v").removeprefix("linux-"))
+    if found is None:
+        raise ValueError(f"unknown kconfig version {name!r} (known: {', '.join(GENERATIONS)})")
+    return found
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def detect(srctree: str) -> Generation:
+    """The generation of the kconfig a tree ships in ``scripts/kconfig``,
+    recognised by what its sources define; a tree without one (a bare
+    Kconfig tree, most bootloaders' copies elsewhere) gets the newest."""
+    kconfig_dir = os.path.join(srctree, "scripts", "kconfig")
+    symbol_c = _read(os.path.join(kconfig_dir, "symbol.c"))
+    if not symbol_c:
+        return NEWEST
+    if "sym_get_choice_menu" in symbol_c:
+        return LINUX_6_12
+    return LINUX_6_1
+
+
+def choose(srctree: str, env: Mapping[str, str], requested: str | None = None) -> Generation:
+    """The generation to use: ``requested`` (``--kconfig-version``, the
+    ``kconfig.kconfigVersion`` setting), else ``$KCONFIG_LS_KCONFIG_VERSION``,
+    else what :func:`detect` finds in the tree."""
+    name = requested or env.get(VERSION_VARIABLE)
+    return by_name(name) if name else detect(srctree)
