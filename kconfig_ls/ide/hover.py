@@ -4,6 +4,7 @@ with their operands' values, and its help."""
 
 from __future__ import annotations
 
+from ..kconfig import generation as generations
 from ..kconfig.explain import Explanation, explain
 from ..kconfig.explain_report import assignments_summary
 from ..kconfig.explain_text import readable_expr
@@ -95,6 +96,8 @@ def hover_markdown(
     if ex.choice is not None and not sym.is_choice:
         parts.append(f"Choice: selected {ex.choice.selection or 'none'}")
     parts.append("Defined at: " + ", ".join(f"{f}:{line}" for f, line in ex.definitions))
+    if kc.gen is not generations.NEWEST:
+        parts.append(f"_Values follow kconfig {kc.gen.name} rules ({kc.gen.description})_")
     text = "  \n".join(parts)
     if sym.help:
         text += "\n\n---\n\n" + sym.help.strip("\n")

@@ -145,6 +145,11 @@ class KconfigServer(LanguageServer):
                 self.window_show_message(
                     lsp.ShowMessageParams(type=lsp.MessageType.Error, message=f"kconfig-ls: {result.error}")
                 )
+            if project.generation_error and not background:
+                self.window_show_message(lsp.ShowMessageParams(
+                    type=lsp.MessageType.Warning,
+                    message=f"kconfig-ls: kconfig.kconfigVersion: {project.generation_error}; "
+                            f"using the tree's own ({project.generation.name})"))
         self.publish_all()
         self.protocol.notify("kconfig/status", self.status())
 
@@ -166,6 +171,9 @@ class KconfigServer(LanguageServer):
             "configExists": project.config_text is not None,
             "trusted": project.trusted,
             "files": len(kc.files) if kc is not None else 0,
+            "kconfigVersion": project.generation.name,
+            "kconfigRules": project.generation.description,
+            "kconfigVersionError": project.generation_error,
             "error": str(project.load_error) if project.load_error else None,
         }
 

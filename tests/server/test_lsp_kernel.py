@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from conftest import kernel_tree_path
+from conftest import kernel_tree_path, require_kernel
 from lsprotocol import types as lsp
 from pygls.uris import from_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient
@@ -165,3 +165,58 @@ async def test_write_config_is_checked_by_make_olddefconfig(client: LanguageClie
     messages = [v.message or "" for reports in client.progress_reports.values() for v in reports
                 if type(v).__name__ == "WorkDoneProgressReport"]
     assert any(m.startswith("check: make olddefconfig") for m in messages)
+
+
+TREE_6_12 = kernel_tree_path("6.12")
+IOMMU = "drivers/iommu/intel/Kconfig"
+
+
+@pytest.fixture(scope="module")
+def c_defconfig_6_12(tmp_path_factory) -> Path:
+    """x86_64_defconfig's .config as Linux 6.12's C tool writes it."""
+    tree = require_kernel("6.12")
+    build = tmp_path_factory.mktemp("kbuild612")
+    subprocess.run(["make", "-s", "ARCH=x86_64", f"O={build}", "defconfig"], cwd=tree, check=True,
+                   capture_output=True)
+    return build / ".config"
+
+
+async def test_a_6_12_tree_follows_its_own_kconfig(client: LanguageClient, c_defconfig_6_12: Path):
+    """Linux 6.12's choices pick members through a priority list: its
+    defconfig turns the choice's default member off, so the C tool selects
+    the next one.  The hover says what 6.12's conf wrote, the status names
+    the generation, and no footer is shown (it is the newest)."""
+    await client.initialize_session(lsp.InitializeParams(
+        capabilities=lsp.ClientCapabilities(),
+        root_uri=from_fs_path(str(TREE_6_12)),
+        initialization_options={"kconfig": {"arch": "x86_64", "configFile": str(c_defconfig_6_12)}, "trusted": True},
+    ))
+    uri = from_fs_path(str(TREE_6_12 / IOMMU))
+    text = (TREE_6_12 / IOMMU).read_text()
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+        lsp.TextDocumentItem(uri=uri, language_id="kconfig", version=1, text=text)))
+    await diagnostics_for(client, uri)
+    expected = c_values(c_defconfig_6_12)
+    lines = text.split("\n")
+    for name in ("INTEL_IOMMU_DEFAULT_ON", "INTEL_IOMMU_DEFAULT_ON_INTGPU_OFF"):
+        line = lines.index(f"config {name}")
+        hover = await client.text_document_hover_async(
+            lsp.HoverParams(lsp.TextDocumentIdentifier(uri), lsp.Position(line, 8)))
+        value = re.search(r"value \*\*(.*?)\*\*", hover.contents.value).group(1)
+        assert value == expected.get(name, "n"), (name, value)
+        assert "Values follow kconfig" not in hover.contents.value
+    assert expected.get("INTEL_IOMMU_DEFAULT_ON_INTGPU_OFF") == "y"
+    status = await client.workspace_execute_command_async(lsp.ExecuteCommandParams(command="kconfig.status"))
+    assert status["kconfigVersion"] == "6.12" and status["kconfigVersionError"] is None
+
+
+async def test_a_6_1_tree_says_which_rules_its_values_follow(client: LanguageClient, c_defconfig: Path):
+    await start(client, c_defconfig)
+    uri = open_doc(client, INTEL)
+    await diagnostics_for(client, uri)
+    line = (TREE / INTEL).read_text().split("\n").index("config E1000")
+    hover = await client.text_document_hover_async(
+        lsp.HoverParams(lsp.TextDocumentIdentifier(uri), lsp.Position(line, 8)))
+    assert "_Values follow kconfig 6.1 rules (Linux 4.18-6.10 kconfig (as in Linux 6.1))_" in hover.contents.value
+    status = await client.workspace_execute_command_async(lsp.ExecuteCommandParams(command="kconfig.status"))
+    assert status["kconfigVersion"] == "6.1"

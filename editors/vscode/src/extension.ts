@@ -21,6 +21,7 @@ function settings(): KconfigSettings {
     arch: config.get<string>("arch"),
     configFile: config.get<string>("configFile"),
     root: config.get<string>("root"),
+    kconfigVersion: config.get<string>("kconfigVersion"),
     trustedRoots: config.get<string[]>("trustedRoots"),
   };
 }

@@ -5,11 +5,12 @@ export interface KconfigSettings {
   arch?: string;
   configFile?: string;
   root?: string;
+  kconfigVersion?: string;
   trustedRoots?: string[];
 }
 
 export interface InitializationOptions {
-  kconfig: { arch?: string; configFile?: string; root?: string; trustedRoots: string[] };
+  kconfig: { arch?: string; configFile?: string; root?: string; kconfigVersion?: string; trustedRoots: string[] };
   /** VS Code's workspace trust: only then may the tree's $(shell,...) run. */
   trusted: boolean;
 }
@@ -24,9 +25,11 @@ export function initializationOptions(settings: KconfigSettings, workspaceTruste
   const arch = nonEmpty(settings.arch);
   const configFile = nonEmpty(settings.configFile);
   const root = nonEmpty(settings.root);
+  const kconfigVersion = nonEmpty(settings.kconfigVersion);
   if (arch) kconfig.arch = arch;
   if (configFile) kconfig.configFile = configFile;
   if (root) kconfig.root = root;
+  if (kconfigVersion) kconfig.kconfigVersion = kconfigVersion;
   return { kconfig, trusted: workspaceTrusted };
 }
 

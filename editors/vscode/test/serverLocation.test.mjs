@@ -107,6 +107,7 @@ test("settings become initializationOptions with the workspace trust", () => {
   assert.deepEqual(initializationOptions({ arch: "x86_64", configFile: "", root: " ", trustedRoots: ["/src"] }, false),
     { kconfig: { arch: "x86_64", trustedRoots: ["/src"] }, trusted: false });
   assert.equal(initializationOptions({}, true).trusted, true);
+  assert.deepEqual(initializationOptions({ kconfigVersion: "6.1" }, true).kconfig, { kconfigVersion: "6.1", trustedRoots: [] });
 });
 
 test("status text and architecture choices", () => {
