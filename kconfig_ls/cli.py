@@ -77,7 +77,8 @@ def _load(kconfig: str, env: dict[str, str] | None, srctree: str | None) -> Kcon
         raise SystemExit(2) from None
     kc = Kconfig(kconfig, srctree=srctree, env=env, warn_stream=sys.stderr, generation=gen)
     kc.unmet_callback = _print_unmet
-    if kc.errors:
+    fatal = [d for d in kc.errors if gen.cycles_are_fatal or d.code != "recursive-dep"]
+    if fatal:
         raise SystemExit(1)
     return kc
 
@@ -138,7 +139,9 @@ def conf_main(argv: list[str]) -> int:
     try:
         kc = _load(kconfig, env, None)
     except KconfigError as exc:
-        sys.stderr.write(f"{exc}\n")
+        tree = os.environ.get("srctree", ".")
+        stream = sys.stdout if generations.choose(tree, env).errors_on_stdout else sys.stderr
+        stream.write(f"{exc}\n")
         return 1
     return _run_conf_mode(kc, mode, mode_arg, message, seed, stdin_lines)
 
@@ -242,6 +245,8 @@ def _run_conf_mode(kc: Kconfig, mode: str, mode_arg: str | None, message, seed, 
     except (OSError, session.ConfError) as exc:
         sys.stderr.write(f"{exc}\n\n*** Error during writing of the configuration.\n\n")
         return 1
+    if not kc.gen.writes_autoconf and mode != "syncconfig":
+        return 0
     try:
         session.write_autoconf(kc, overwrite=mode == "syncconfig")
     except OSError:

@@ -340,6 +340,7 @@ def config_text(kc: Kconfig) -> str:
                 and node is not root
                 and node.prompt is not None
                 and node.prompt.kind == P_MENU
+                and kc.gen.end_of_menu_comments
                 and menu_is_visible(node)
             ):
                 out.append(f"# end of {node.prompt.text}\n")

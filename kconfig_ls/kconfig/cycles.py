@@ -46,8 +46,16 @@ class _Frame:
         self.kind: str | None = None
 
 
+_FOOTER_4X = (
+    "For a resolution refer to Documentation/kbuild/kconfig-language.txt\n"
+    'subsection "Kconfig recursive dependency limitations"\n'
+)
+
+
 class _Checker:
-    def __init__(self, member_choices: bool) -> None:
+    def __init__(self, member_choices: bool, footer_per_link: bool = False) -> None:
+        #: 4.x: the pointer to the documentation before every link.
+        self.footer_per_link = footer_per_link
         #: Member-choice generations print each link without a location
         #: and name the choice block instead of the choice symbol.
         self.member_choices = member_choices
@@ -215,11 +223,13 @@ class _Checker:
                     what = f"symbol {name} {prop.kind} value contains {other}"
                 else:
                     what = f"symbol {name} {prop.kind} is visible depending on {other}"
+            if self.footer_per_link:
+                lines.append(_FOOTER_4X)
             lines.append(f"{where[0]}:{where[1]}:\t{what}\n")
             links.append(
                 Diagnostic(where[0], where[1], f"recursive dependency: {what}", Severity.ERROR, code="recursive-dep")
             )
-        lines.append(_FOOTER + "\n")
+        lines.append("" if self.footer_per_link else _FOOTER + "\n")
         self.reports.append(CycleReport("".join(lines), links))
         if pushed:
             self.stack.pop()
@@ -247,7 +257,7 @@ class _Checker:
 def find_cycles(kc: Kconfig) -> list[CycleReport]:
     """Every recursive dependency, in the order the C tool reports them
     (its symbol table's order, or menu order for member choices)."""
-    checker = _Checker(kc.gen.member_choices)
+    checker = _Checker(kc.gen.member_choices, kc.gen.cycle_footer_per_link)
     if kc.gen.member_choices:
         for node in kc.walk():
             if node.sym is not None:

@@ -10,6 +10,13 @@ comparing versions.
 
 Known generations, oldest first:
 
+``4.x``
+    Linux 2.6 to 4.17 and the many trees that carry a copy of it (checked
+    against Linux 4.11's kconfig as Debian's kconfig-frontends ships it): no
+    preprocessor; unquoted words may hold ``/`` and ``.``; ``option env``,
+    ``defconfig_list``, ``allnoconfig_y``; ``$NAME`` in ``source`` paths and
+    the main menu's title is the value of symbol NAME; ``---help---`` and
+    ``boolean``; no ``# end of`` lines.
 ``6.1``
     Linux 4.18 to 6.10 (checked against 6.1): the preprocessor, choices that
     are symbols of their own (bool or tristate, ``optional``), choice values
@@ -64,7 +71,63 @@ class Generation:
     #: ``oldconfig`` stops with an error instead of asking again for a new
     #: int/hex symbol when the input is exhausted (Debian's 6.12).
     number_question_stops_at_eof: bool
+    #: ``$(...)`` macros and ``NAME = value`` assignments (4.18+).
+    preprocessor: bool = True
+    #: Extra characters an unquoted word may hold (besides letters, digits
+    #: and ``_``), and whether ``$`` starts a macro inside it.
+    word_chars: str = "$-"
+    #: Keywords of older grammars and the keyword each stands for.
+    keyword_aliases: tuple[tuple[str, str], ...] = ()
+    #: ``option env/defconfig_list/allnoconfig_y/modules`` are options of
+    #: the grammar (else obsolete, warned about).
+    option_keyword: bool = False
+    #: ``$NAME`` in ``source`` paths and the main menu's title stands for
+    #: symbol NAME's value (``sym_expand_string_value``).
+    dollar_symbols: bool = False
+    #: ``.config`` closes each visible menu with ``# end of <title>``.
+    end_of_menu_comments: bool = True
+    #: The main menu's title when the tree sets none.
+    default_mainmenu: str = "Main menu"
+    #: Every mode but savedefconfig also writes include/config/auto.conf
+    #: and friends when missing (else only silentoldconfig does).
+    writes_autoconf: bool = True
+    #: A recursive dependency stops the tool (else it is reported and the
+    #: tree used as it is).
+    cycles_are_fatal: bool = True
+    #: 4.x prints the pointer to the documentation before every link of a
+    #: cycle, naming it kconfig-language.txt; later once at the end (.rst).
+    cycle_footer_per_link: bool = False
+    #: Fatal load errors ("can't open file") go to stdout (4.x printf).
+    errors_on_stdout: bool = False
+    #: An error inside an entry's options is an "invalid option" /
+    #: 'unknown option "X"' (bison's option_error), not a statement error.
+    option_errors: bool = False
 
+
+LINUX_4_X = Generation(
+    name="4.x",
+    description="Linux 2.6-4.17 kconfig (as in Linux 4.11, Debian's kconfig-frontends)",
+    symbol_hash_size=9973,
+    member_choices=False,
+    numbers_default_to_zero=False,
+    autoconf_cmd_names_autoconfig=False,
+    syntax_error_line_offset=1,
+    eof_error_in_top_file=True,
+    eof_error_line_offset=1,
+    number_question_stops_at_eof=False,
+    preprocessor=False,
+    cycles_are_fatal=False,
+    cycle_footer_per_link=True,
+    word_chars="-/.",
+    keyword_aliases=(("boolean", "bool"), ("---help---", "help")),
+    option_keyword=True,
+    dollar_symbols=True,
+    end_of_menu_comments=False,
+    default_mainmenu="Configuration",
+    writes_autoconf=False,
+    option_errors=True,
+    errors_on_stdout=True,
+)
 
 LINUX_6_1 = Generation(
     name="6.1",
@@ -92,14 +155,20 @@ LINUX_6_12 = Generation(
     number_question_stops_at_eof=True,
 )
 
-GENERATIONS = {g.name: g for g in (LINUX_6_1, LINUX_6_12)}
+GENERATIONS = {g.name: g for g in (LINUX_4_X, LINUX_6_1, LINUX_6_12)}
 NEWEST = LINUX_6_12
 
 
+#: Where trees keep their kconfig: Linux, U-Boot, barebox (scripts/kconfig);
+#: Buildroot (support/kconfig); coreboot (util/kconfig).
+KCONFIG_DIRS = ("scripts/kconfig", "support/kconfig", "util/kconfig")
+
+
 def by_name(name: str) -> Generation:
-    """The generation called ``name`` (``6.1``, ``6.12``); ValueError
-    naming the known ones otherwise."""
-    found = GENERATIONS.get(name.strip().removeprefix("v").removeprefix("linux-"))
+    """The generation called ``name`` (``4.x``, ``6.1``, ``6.12``; ``4``
+    too); ValueError naming the known ones otherwise."""
+    key = name.strip().removeprefix("v").removeprefix("linux-")
+    found = GENERATIONS.get("4.x" if key.split(".")[0] == "4" else key)
     if found is None:
         raise ValueError(f"unknown kconfig version {name!r} (known: {', '.join(GENERATIONS)})")
     return found
@@ -114,16 +183,21 @@ def _read(path: str) -> str:
 
 
 def detect(srctree: str) -> Generation:
-    """The generation of the kconfig a tree ships in ``scripts/kconfig``,
-    recognised by what its sources define; a tree without one (a bare
-    Kconfig tree, most bootloaders' copies elsewhere) gets the newest."""
-    kconfig_dir = os.path.join(srctree, "scripts", "kconfig")
-    symbol_c = _read(os.path.join(kconfig_dir, "symbol.c"))
-    if not symbol_c:
-        return NEWEST
-    if "sym_get_choice_menu" in symbol_c:
-        return LINUX_6_12
-    return LINUX_6_1
+    """The generation of the kconfig a tree ships (see KCONFIG_DIRS),
+    recognised by what its sources define: no preprocessor (``preprocess.c``)
+    means 4.x, 6.11's ``sym_get_choice_menu`` the member choices; a tree
+    without a kconfig copy (a bare Kconfig tree) gets the newest."""
+    for kconfig_dir in KCONFIG_DIRS:
+        directory = os.path.join(srctree, kconfig_dir)
+        symbol_c = _read(os.path.join(directory, "symbol.c"))
+        if not symbol_c:
+            continue
+        if not os.path.exists(os.path.join(directory, "preprocess.c")):
+            return LINUX_4_X
+        if "sym_get_choice_menu" in symbol_c:
+            return LINUX_6_12
+        return LINUX_6_1
+    return NEWEST
 
 
 def choose(srctree: str, env: Mapping[str, str], requested: str | None = None) -> Generation:

@@ -18,8 +18,12 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .preprocess import Preprocessor
+
+if TYPE_CHECKING:
+    from .generation import Generation
 
 #: Token kinds that are not keywords.
 WORD = "WORD"
@@ -81,13 +85,20 @@ Warn = Callable[[int, str], None]
 
 
 class Lexer:
-    """Splits one file's text into :class:`Statement` objects."""
+    """Splits one file's text into :class:`Statement` objects, by the word,
+    keyword and macro rules of the tree's generation (Linux 4.18+ when
+    ``gen`` is None)."""
 
-    def __init__(self, text: str, filename: str, pp: Preprocessor, warn: Warn):
+    def __init__(self, text: str, filename: str, pp: Preprocessor, warn: Warn, gen: Generation | None = None):
         self.text = text
         self.filename = filename
         self.pp = pp
         self.warn = warn  # (line, message)
+        self.macros = gen is None or gen.preprocessor
+        word_chars = gen.word_chars if gen is not None else "$-"
+        self.word_start = frozenset(word_chars + "_")
+        self.word_re = _WORD_RE if gen is None else re.compile(f"[A-Za-z0-9_{re.escape(word_chars)}]+")
+        self.aliases = dict(gen.keyword_aliases) if gen is not None else {}
         self.pos = 0
         self.line = 1
         #: Whether any $(...) was expanded (the result then depends on the
@@ -146,10 +157,10 @@ class Lexer:
                     stmt.line = self.line
             elif c == '"' or c == "'":
                 tokens.append(self._scan_string(c))
-            elif c == "$" or c == "_" or c == "-" or (c.isascii() and c.isalnum()):
-                m = _WORD_RE.match(text, pos)
+            elif c in self.word_start or (c.isascii() and c.isalnum()):
+                m = self.word_re.match(text, pos)
                 word = m.group()
-                if "$" in word:
+                if "$" in word and self.macros:
                     line_end = text.find("\n", pos)
                     if line_end < 0:
                         line_end = n
@@ -162,8 +173,9 @@ class Lexer:
                         tokens.append(Token(WORD, value, pos, end))
                 else:
                     self.pos = m.end()
-                    kind = word if word in KEYWORDS else WORD
-                    tokens.append(Token(kind, word, pos, self.pos))
+                    keyword = self.aliases.get(word, word)
+                    kind = keyword if keyword in KEYWORDS else WORD
+                    tokens.append(Token(kind, keyword if kind != WORD else word, pos, self.pos))
             else:
                 two = text[pos : pos + 2]
                 if two in _TWO_CHAR_OPS:
@@ -183,6 +195,7 @@ class Lexer:
                     and op in ("=", ":=", "+=")
                     and tokens[0].kind == WORD
                     and not after_help
+                    and self.macros
                 ):
                     self._scan_assign_value(tokens)
         return stmt
@@ -218,7 +231,7 @@ class Lexer:
                 else:
                     pos += 1
                 continue
-            if c == "$":
+            if c == "$" and self.macros:
                 line_end = text.find("\n", pos)
                 if line_end < 0:
                     line_end = n

@@ -119,7 +119,7 @@ def set_all_new_symbols(kc: Kconfig, mode: int, rng: GlibcRandom | None = None) 
         elif mode == DEF_MOD:
             sym.user_tri = M
         elif mode == DEF_NO:
-            sym.user_tri = N
+            sym.user_tri = Y if sym.allnoconfig_y else N
         elif mode == DEF_RANDOM:
             sym.user_tri = N
             cnt = rng.rand() % 100

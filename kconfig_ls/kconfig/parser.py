@@ -380,7 +380,7 @@ class FileParser(ExpressionParser):
     def run(self) -> None:
         cache = self.kc.lex_cache
         if cache is None:
-            lexer = Lexer(self.source.text, self.file, self.kc.pp, self.warn)
+            lexer = Lexer(self.source.text, self.file, self.kc.pp, self.warn, self.kc.gen)
             for stmt in lexer.statements():
                 self.consume(stmt)
             self._record_expansions(lexer.expansions)
@@ -399,6 +399,7 @@ class FileParser(ExpressionParser):
                 self.b.current_choice = None
 
     def consume(self, stmt: Statement) -> None:
+        in_entry = self.entry_kind is not None
         try:
             self.statement(stmt)
             if self.entry_kind is not None:
@@ -408,6 +409,11 @@ class FileParser(ExpressionParser):
                     entry.end_line = last
         except ParseError as exc:
             c_message = exc.c_message or "invalid statement"
+            if in_entry and self.kc.gen.option_errors and (
+                    c_message == "invalid statement" or c_message.startswith("unknown statement")):
+                # (bison's option_error inside an entry's option list)
+                first = stmt.tokens[0]
+                c_message = f'unknown option "{first.value}"' if first.kind == WORD else "invalid option"
             if c_message.startswith("unexpected '"):
                 # Reported by a grammar action, not by the parser's recovery.
                 self.b.quiet_tokens = 0
@@ -453,7 +459,7 @@ class FileParser(ExpressionParser):
                 resume = entry.after_source.get(index)
                 if resume is not None and resume[0] != pp.fingerprint():
                     # A sourced file changed the macros: lex the rest anew.
-                    lexer = Lexer(self.source.text, self.file, pp, self.warn)
+                    lexer = Lexer(self.source.text, self.file, pp, self.warn, self.kc.gen)
                     lexer.pos, lexer.line = resume[1], resume[2]
                     for rest in lexer.statements():
                         self.consume(rest)
@@ -469,7 +475,7 @@ class FileParser(ExpressionParser):
             self.warn(line, message)
 
         entry = LexedFile([], warnings, False, pp.fingerprint(), {})
-        lexer = Lexer(self.source.text, self.file, pp, record)
+        lexer = Lexer(self.source.text, self.file, pp, record, self.kc.gen)
         for stmt in lexer.statements():
             entry.statements.append(stmt)
             self.consume(stmt)
@@ -651,6 +657,8 @@ class FileParser(ExpressionParser):
         toks = stmt.tokens
         keyword = toks[0].value
         path = self.expect_end(toks, 1, quote=True)
+        if self.kc.gen.dollar_symbols:
+            path = expand_symbol_references(self.kc, path)
         if keyword != "source":
             self.warn(stmt.line, f"'{keyword}' is not supported by the Linux 6.1 C tool")
             if keyword.startswith("o") and self.kc.resolve_path(self._relative(keyword, path)) is None:
@@ -679,7 +687,7 @@ class FileParser(ExpressionParser):
                 len(toks) < 2 or toks[1].kind != QUOTE):
             raise ParseError("syntax error: a choice's 'bool' needs its prompt")
         pos = 1
-        if pos < len(toks) and toks[pos].kind == QUOTE:
+        if pos < len(toks) and (toks[pos].kind == QUOTE or (self.is_prompt(toks[pos]) and toks[pos].value != "if")):
             text = toks[pos].value
             cond, pos = self.parse_if(toks, pos + 1)
             self.expect_eol(toks, pos)
@@ -690,7 +698,7 @@ class FileParser(ExpressionParser):
 
     def opt_prompt(self, stmt: Statement) -> None:
         toks = stmt.tokens
-        if len(toks) < 2 or toks[1].kind != QUOTE:
+        if len(toks) < 2 or not self.is_prompt(toks[1]):
             raise ParseError("syntax error: 'prompt' needs a quoted text")
         cond, pos = self.parse_if(toks, 2)
         self.expect_eol(toks, pos)
@@ -759,23 +767,28 @@ class FileParser(ExpressionParser):
         """``option env=...``/``defconfig_list``/``modules``/``allnoconfig_y``
         from older Kconfig trees (gone from Linux 6.1)."""
         toks = stmt.tokens
-        if len(toks) < 2 or toks[1].kind != WORD:
+        if len(toks) < 2 or toks[1].kind not in (WORD, "modules"):
             raise ParseError('unknown statement "option"')
         name = toks[1].value
-        self.warn(stmt.line, f"'option {name}' is obsolete and not supported by the Linux 6.1 C tool")
+        gen = self.kc.gen
+        if not gen.option_keyword:
+            self.warn(stmt.line, f"'option {name}' is obsolete and not supported by the Linux 6.1 C tool")
         if name == "modules":
             self._set_modules(stmt.line)
         elif name == "env" and len(toks) >= 4 and toks[2].kind == "=" and toks[3].kind == QUOTE:
-            sym = self.b.current_entry.sym
+            entry = self.b.current_entry
+            sym = entry.sym
             value = self.kc.pp.env.get(toks[3].value)
             if value is not None:
                 default = self.kc.lookup_const(value)
                 self.b.add_prop(P_DEFAULT, default, None, self.file, stmt.line)
+            elif gen.option_keyword:
+                self.kc.warn(entry.file, entry.line, f"environment variable {toks[3].value} undefined")
             sym.no_write = True
         elif name == "defconfig_list":
             self.kc.defconfig_list_sym = self.b.current_entry.sym
         elif name == "allnoconfig_y":
-            pass
+            self.b.current_entry.sym.allnoconfig_y = True
         else:
             raise ParseError(f"unknown option \"{name}\"")
 
@@ -817,8 +830,12 @@ class FileParser(ExpressionParser):
         if pos < len(toks):
             raise ParseError(f"syntax error: unexpected '{toks[pos].value}'", toks[pos])
 
+    def is_prompt(self, tok: Token) -> bool:
+        """A prompt's text: quoted, or (4.x) also a bare word."""
+        return tok.kind == QUOTE or (tok.kind == WORD and self.kc.gen.option_keyword)
+
     def expect_end(self, toks: list[Token], pos: int, quote: bool) -> str:
-        if pos >= len(toks) or (quote and toks[pos].kind != QUOTE):
+        if pos >= len(toks) or (quote and not self.is_prompt(toks[pos])):
             raise ParseError(f"syntax error: '{toks[0].value}' needs a quoted text", read=pos)
         self.expect_eol(toks, pos + 1)
         return toks[pos].value
@@ -865,3 +882,30 @@ _MEMBER_CHOICE_OPTIONS: dict[str, dict[str, Any]] = {
     "choice": {k: v for k, v in _OPTION_HANDLERS["choice"].items()
                if k not in ("tristate", "int", "hex", "string", "optional")},
 }
+
+
+def expand_symbol_references(kc: Kconfig, text: str) -> str:
+    """``$NAME`` replaced by the value of symbol NAME, empty when there is
+    none (4.x ``sym_expand_string_value``, for source paths and the main
+    menu's title)."""
+    out: list[str] = []
+    i = 0
+    while True:
+        dollar = text.find("$", i)
+        if dollar < 0:
+            out.append(text[i:])
+            return "".join(out)
+        out.append(text[i:dollar])
+        end = dollar + 1
+        while end < len(text) and (text[end].isascii() and (text[end].isalnum() or text[end] == "_")):
+            end += 1
+        sym = kc.find(text[dollar + 1 : end])
+        if sym is not None:
+            from .tree import index_properties
+
+            # (Mid-parse: the value from the properties read so far.)
+            index_properties(sym)
+            sym.valid = False
+            sym.calc_value()
+            out.append(sym.str_value())
+        i = end

@@ -40,7 +40,7 @@ class Symbol:
     __slots__ = (
         # identity and definition
         "kc", "name", "type", "index", "is_const", "is_choice", "is_choice_value",
-        "optional", "no_write", "transitional", "nodes", "props", "prompts",
+        "optional", "no_write", "transitional", "allnoconfig_y", "nodes", "props", "prompts",
         "defaults", "ranges", "selects", "implies", "dir_dep", "rev_dep",
         "implied", "choice", "choice_values", "members", "refs",
         # evaluation state (the C tool's flags and fields)
@@ -60,6 +60,8 @@ class Symbol:
         self.optional = False
         self.no_write = False
         self.transitional = False
+        #: ``option allnoconfig_y`` (4.x): allnoconfig sets it to y.
+        self.allnoconfig_y = False
         self.nodes: list[MenuNode] = []
         self.props: list[Property] = []
         self.prompts: list[Property] = []

@@ -43,7 +43,7 @@ from .menu import (
     MenuNode,
     Property,
 )
-from .parser import Builder, SourceFile
+from .parser import Builder, SourceFile, expand_symbol_references
 from .preprocess import Preprocessor, ShellRunner, run_shell
 from .symbols import SYM_M, SYM_N, SYM_Y, Symbol, string_valid_for_type
 
@@ -180,7 +180,13 @@ class Kconfig:
             self.modules_sym = SYM_N
         if self.root.prompt is None:
             self.root.prompt = Property(P_MENU, None, None, self.root, filename, 1)
-            self.root.prompt.text = "Main menu"
+            self.root.prompt.text = self.gen.default_mainmenu
+        elif self.gen.dollar_symbols:
+            self.root.prompt.text = expand_symbol_references(self, self.root.prompt.text)
+        if self.gen.dollar_symbols:
+            # (Expanding computed values before the tree was finalised.)
+            for sym in self.all_symbols:
+                sym.valid = False
 
     # -- messages ----------------------------------------------------------------
     def add_diagnostic(self, diag: Diagnostic) -> None:
@@ -571,14 +577,8 @@ class Kconfig:
 
     def _index_properties(self) -> None:
         for sym in self.all_symbols:
-            props = sym.props
-            if not props:
-                continue
-            sym.prompts = [p for p in props if p.text is not None]
-            sym.defaults = [p for p in props if p.kind == P_DEFAULT]
-            sym.ranges = [p for p in props if p.kind == P_RANGE]
-            sym.selects = [p for p in props if p.kind == P_SELECT]
-            sym.implies = [p for p in props if p.kind == P_IMPLY]
+            if sym.props:
+                index_properties(sym)
 
     # -- iteration -------------------------------------------------------------------
     def walk(self) -> Iterator[MenuNode]:
@@ -591,6 +591,16 @@ class Kconfig:
 
 
 _TRISTATE_CONSTS = {"y": SYM_Y, "m": SYM_M, "n": SYM_N}
+
+
+def index_properties(sym: Symbol) -> None:
+    """Sort a symbol's properties by kind, for the evaluator."""
+    props = sym.props
+    sym.prompts = [p for p in props if p.text is not None]
+    sym.defaults = [p for p in props if p.kind == P_DEFAULT]
+    sym.ranges = [p for p in props if p.kind == P_RANGE]
+    sym.selects = [p for p in props if p.kind == P_SELECT]
+    sym.implies = [p for p in props if p.kind == P_IMPLY]
 
 
 @contextmanager
