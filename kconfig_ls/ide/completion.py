@@ -13,8 +13,6 @@ from ..kconfig.tree import Kconfig
 
 ENTRY_KEYWORDS = ["config", "menuconfig", "choice", "endchoice", "comment", "menu", "endmenu", "if", "endif",
                   "source", "mainmenu"]
-OPTION_KEYWORDS = ["bool", "tristate", "string", "hex", "int", "prompt", "default", "def_bool", "def_tristate",
-                   "depends on", "select", "imply", "visible if", "range", "help", "optional", "modules"]
 _EXPR_CONTEXT = re.compile(r"(depends\s+on|select|imply|default|def_bool|def_tristate|if|range|&&|\|\||!|\(|=)\s*\S*$")
 
 
@@ -44,7 +42,7 @@ def kconfig_completions(kc: Kconfig, root: str, file: str, line_text: str) -> li
         return _path_items(root, file, m.group(2))
     if not stripped or re.fullmatch(r"[a-z_]*", stripped):
         indented = before[:1] in (" ", "\t")
-        words = OPTION_KEYWORDS if indented else ENTRY_KEYWORDS
+        words = kc.gen.entry_options() if indented else ENTRY_KEYWORDS
         return [Item(w, "keyword") for w in words if w.startswith(stripped)]
     if _EXPR_CONTEXT.search(before):
         word = re.search(r"[A-Za-z0-9_]*$", before).group()

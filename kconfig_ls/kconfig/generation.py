@@ -103,6 +103,19 @@ class Generation:
     #: 'unknown option "X"' (bison's option_error), not a statement error.
     option_errors: bool = False
 
+    def entry_options(self) -> list[str]:
+        """The options a config or choice entry accepts, as an editor
+        offers them (the common ones, then this grammar's own)."""
+        words = ["bool", "tristate", "string", "hex", "int", "prompt", "default", "def_bool", "def_tristate",
+                 "depends on", "select", "imply", "visible if", "range", "help"]
+        if not self.member_choices:
+            words.append("optional")
+        if self.option_keyword:
+            words += ['option env=""', "option defconfig_list", "option modules", "option allnoconfig_y"]
+        else:
+            words.append("modules")
+        return words
+
 
 LINUX_4_X = Generation(
     name="4.x",

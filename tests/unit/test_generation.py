@@ -52,3 +52,17 @@ def test_the_tree_follows_the_rules_it_was_given(tmp_path):
     # 6.11+: the choice has no value of its own and keeps a priority list.
     assert [m.name for m in new.choices[0].members] == ["A", "B"]
     assert old.choices[0].members == []
+
+
+def test_completion_offers_the_options_of_the_tree_s_grammar(tmp_path):
+    from kconfig_ls.ide.completion import kconfig_completions
+
+    (tmp_path / "Kconfig").write_text('config A\n\tbool "a"\n')
+    offered = {}
+    for gen in (generations.LINUX_4_X, generations.LINUX_6_1, generations.LINUX_6_12):
+        kc = Kconfig("Kconfig", srctree=str(tmp_path), env={}, generation=gen)
+        offered[gen.name] = {item.label for item in kconfig_completions(kc, str(tmp_path), "Kconfig", "\to")}
+    assert offered["4.x"] == {"optional", 'option env=""', "option defconfig_list", "option modules",
+                              "option allnoconfig_y"}
+    assert offered["6.1"] == {"optional"}
+    assert offered["6.12"] == set()
