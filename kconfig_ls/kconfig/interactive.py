@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
 from .configfile import menu_is_visible
@@ -203,66 +204,8 @@ class Conversation:
         """A member choice's question (no mode to ask first); the answer
         picks a member as the configurator does."""
         choice = node.sym
-        pad = " " * (self.indent - 1)
-        is_new = False
-        while True:
-            self.write(f"{pad}{node.prompt_text}\n")
-            selected = calc_choice(choice)
-            cnt = default = 0
-            self.line = ""
-            for child in node.children():
-                if not menu_is_visible(child):
-                    continue
-                if child.sym is None:
-                    self.write(f"{'*':>{self.indent}} {child.prompt_text}\n")
-                    continue
-                cnt += 1
-                if child.sym is selected:
-                    default = cnt
-                    self.write(f"{'>':>{self.indent}}")
-                else:
-                    self.write(" " * self.indent)
-                self.write(f" {cnt}. {child.prompt_text} ({child.sym.name})")
-                if not child.sym.has_user:
-                    is_new = True
-                    self.write(" (NEW)")
-                self.write("\n")
-            self.write(f"{pad}choice")
-            if cnt == 1:
-                self.write("[1]: 1\n")
-            else:
-                self.write(f"[1-{cnt}?]: ")
-                if self.mode in ("oldconfig", "syncconfig") and not is_new:
-                    cnt = default
-                    self.write(f"{cnt}\n")
-                elif self.mode in ("oldconfig", "syncconfig", "oldaskconfig"):
-                    self._fgets()
-                    answer = _strip(self.line)
-                    self.line = answer
-                    if answer.startswith("?"):
-                        self.print_help(node)
-                        continue
-                    if not answer:
-                        cnt = default
-                    elif answer[0].isdigit():
-                        cnt = _atoi(answer)
-                    else:
-                        continue
-            chosen = None
-            for child in node.children():
-                if child.sym is None or not menu_is_visible(child):
-                    continue
-                cnt -= 1
-                if cnt == 0:
-                    chosen = child
-                    break
-            if chosen is None:
-                continue
-            if self.line and self.line.endswith("?"):
-                self.print_help(chosen)
-                continue
-            set_choice_value(choice, chosen.sym)
-            return
+        chosen = self._pick_member(node, lambda: calc_choice(choice), None)
+        set_choice_value(choice, chosen.sym)
 
     def conf_choice(self, node: MenuNode) -> bool:
         sym = node.sym
@@ -281,10 +224,25 @@ class Conversation:
             if sym.curr_tri == M:
                 self.write(f"{' ' * (self.indent - 1)}{node.prompt_text}\n")
                 return False
+        chosen = self._pick_member(node, lambda: sym.selection, is_new)
+        chosen.sym.set_tristate_value(Y)
+        for grandchild in chosen.children():
+            self.indent += 2
+            self.conf(grandchild)
+            self.indent -= 2
+        return True
+
+    def _pick_member(self, node: MenuNode, selected: Callable[[], Symbol | None], is_new: bool | None) -> MenuNode:
+        """List a choice's visible members, read the answer (or take the
+        selected one) and return the member picked.  ``is_new`` is whether
+        the choice counts as new; None (member choices): whether any member
+        has no value yet, and every member shows its name."""
         pad = " " * (self.indent - 1)
+        member_choices = is_new is None
+        new = bool(is_new)
         while True:
             self.write(f"{pad}{node.prompt_text}\n")
-            selected = sym.selection
+            current = selected()
             cnt = default = 0
             self.line = ""
             for child in node.children():
@@ -294,15 +252,16 @@ class Conversation:
                     self.write(f"{'*':>{self.indent}} {child.prompt_text}\n")
                     continue
                 cnt += 1
-                if child.sym is selected:
+                if child.sym is current:
                     default = cnt
                     self.write(f"{'>':>{self.indent}}")
                 else:
                     self.write(" " * self.indent)
                 self.write(f" {cnt}. {child.prompt_text}")
-                if child.sym.name:
+                if child.sym.name or member_choices:
                     self.write(f" ({child.sym.name})")
                 if not child.sym.has_user:
+                    new = new or member_choices
                     self.write(" (NEW)")
                 self.write("\n")
             self.write(f"{pad}choice")
@@ -310,7 +269,7 @@ class Conversation:
                 self.write("[1]: 1\n")
             else:
                 self.write(f"[1-{cnt}?]: ")
-                if self.mode in ("oldconfig", "syncconfig") and not is_new:
+                if self.mode in ("oldconfig", "syncconfig") and not new:
                     cnt = default
                     self.write(f"{cnt}\n")
                 elif self.mode in ("oldconfig", "syncconfig", "oldaskconfig"):
@@ -339,12 +298,7 @@ class Conversation:
             if self.line and self.line.endswith("?"):
                 self.print_help(chosen)
                 continue
-            chosen.sym.set_tristate_value(Y)
-            for grandchild in chosen.children():
-                self.indent += 2
-                self.conf(grandchild)
-                self.indent -= 2
-            return True
+            return chosen
 
     # -- traversal ---------------------------------------------------------------
     def conf(self, node: MenuNode) -> None:
