@@ -408,6 +408,8 @@ class FileParser(ExpressionParser):
                 if last > entry.end_line:
                     entry.end_line = last
         except ParseError as exc:
+            if in_entry and self.entry_kind in ("choice", "menu"):
+                self._drop_block()
             c_message = exc.c_message or "invalid statement"
             if in_entry and self.kc.gen.option_errors and (
                     c_message == "invalid statement" or c_message.startswith("unknown statement")):
@@ -570,7 +572,13 @@ class FileParser(ExpressionParser):
         prompt and be bool, and joins the choice's priority list."""
         kind, self.entry_kind = self.entry_kind, None
         choice = self.b.current_choice
-        if kind != "config" or choice is None or not self.kc.gen.member_choices:
+        if not self.kc.gen.member_choices or choice is None:
+            return
+        if kind == "choice":
+            if choice.prompt is None:
+                self._member_error(choice, "choice must have a prompt")
+            return
+        if kind != "config":
             return
         entry = self.b.current_entry
         sym = entry.sym
@@ -614,10 +622,17 @@ class FileParser(ExpressionParser):
             self._end_choice(node)
 
     def _end_choice(self, node: MenuNode) -> None:
-        """``endchoice``: a member choice must have a prompt."""
         self.b.current_choice = None
-        if self.kc.gen.member_choices and node.prompt is None:
-            self._member_error(node, "choice must have a prompt")
+
+    def _drop_block(self) -> None:
+        """A choice's or menu's option failed: bison's recovery discards the
+        unfinished entry, so it never opens a block (what follows becomes
+        its siblings and its ``endchoice``/``endmenu`` has nothing to close)."""
+        if self.blocks:
+            kind = self.blocks.pop()[0]
+            self.b.close_block()
+            if kind == "choice":
+                self.b.current_choice = None
 
     # -- entries -------------------------------------------------------------------
     def config_entry(self, stmt: Statement, kind: str) -> None:

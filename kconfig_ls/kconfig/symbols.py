@@ -457,6 +457,8 @@ class Symbol:
         old = self.curr_tri
         if self.kc.gen.member_choices:
             if self.choice is not None and val == Y:
+                if self.visible == N:
+                    return False
                 set_choice_value(self.choice, self)
                 return True
             if not self.tristate_within_range(val):

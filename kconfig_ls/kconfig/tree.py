@@ -169,6 +169,8 @@ class Kconfig:
             self.diagnostics.extend(report.links)
             if self.warn_stream is not None and self._printing:
                 self.warn_stream.write(report.text)
+        if self.gen.member_choices:
+            self._check_member_choices()
         #: The C tool's "configuration changed" flag (conf_set_changed).
         self.conf_changed = True
 
@@ -485,6 +487,27 @@ class Kconfig:
                 above = above.parent
             if above is not None and above.sym.is_choice:
                 sym.choice = above.sym
+
+    def _check_member_choices(self) -> None:
+        """Errors of member choices found once the tree is finalised
+        (``choice_check_sanity``): a member with a default, or with a prompt
+        outside its choice block."""
+        for choice in self.choices:
+            for node in choice.nodes:
+                for below in node.walk():
+                    sym = below.sym
+                    if sym is None:
+                        continue
+                    for prop in sym.props:
+                        if prop.kind == P_DEFAULT:
+                            self._error(prop.file, prop.line, "defaults for choice values not supported")
+                        elif (prop.kind == P_PROMPT and prop.node is not below
+                              and prop.node.parent is not below.parent):
+                            self._error(prop.file, prop.line, "choice value has a prompt outside its choice group")
+
+    def _error(self, file: str, line: int, message: str) -> None:
+        self.add_diagnostic(Diagnostic(file, line, message, Severity.ERROR,
+                                       c_text=f"{file}:{line}: error: {message}\n"))
 
     def _collect_member_choices(self) -> None:
         """Each choice's members in menu order, once ``if`` blocks are

@@ -337,6 +337,18 @@ ERROR_CASES = {
     "unclosed_menu_and_if": 'menu "m"\nif A\nconfig A\n\tbool "a"\n',
     "unclosed_after_an_error": 'menu "m"\nconfig A\n\tbool "a"\n\tdepends on (B\n',
     "unclosed_choice_no_final_newline": 'choice\n\tprompt "c"\nconfig A\n\tbool "a"',
+    # Choices the generations judge differently (6.11+: bool members with
+    # prompts, no defaults on members, the choice's own prompt required).
+    "choice_bool_without_prompt": 'choice\n\tbool\n\tprompt "x"\nconfig A\n\tbool "a"\nendchoice\n',
+    "choice_tristate": 'choice\n\ttristate "t"\nconfig A\n\tbool "a"\nendchoice\n',
+    "choice_member_default": 'choice\n\tprompt "p"\nconfig A\n\tbool "a"\n\tdefault y\nendchoice\n',
+    "choice_option_error": ('choice\n\tprompt "p"\n\tdepends on (X\nconfig A\n\tbool "a"\nendchoice\n'
+                            'config B\n\tbool "b"\n'),
+    "choice_without_prompt": 'choice\nconfig A\n\tbool "a"\nendchoice\n',
+    "menu_option_error": 'menu "m"\n\tdepends on (X\nconfig A\n\tbool "a"\nendmenu\nconfig B\n\tbool "b"\n',
+    "choice_member_prompt_elsewhere": 'choice\n\tprompt "p"\nconfig A\n\tbool "a"\nendchoice\nconfig A\n\tprompt "x"\n',
+    "choice_members_without_prompt_or_bool": ('choice\n\tprompt "p"\nconfig A\n\tbool\nconfig B\n'
+                                              '\ttristate "b"\nendchoice\n'),
 }
 
 
