@@ -36,7 +36,7 @@ PLAIN_PATH = "/usr/bin:/bin"
 def code_server() -> Path | None:
     configured = os.environ.get("KCONFIG_LS_CODE_SERVER")
     if configured:
-        return Path(configured)
+        return Path(configured) if Path(configured).exists() else None
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     path = cache / "kconfig-ls" / "code-server" / "node_modules" / ".bin" / "code-server"
     return path if path.exists() else None
