@@ -136,6 +136,7 @@ class Lexer:
         tokens: list[Token] = []
         stmt = Statement(self.line, tokens, follows_help=after_help)
         pp = self.pp
+        word_start, word_re, aliases, macros = self.word_start, self.word_re, self.aliases, self.macros
         while self.pos < n:
             pos = self.pos
             c = text[pos]
@@ -157,10 +158,10 @@ class Lexer:
                     stmt.line = self.line
             elif c == '"' or c == "'":
                 tokens.append(self._scan_string(c))
-            elif c in self.word_start or (c.isascii() and c.isalnum()):
-                m = self.word_re.match(text, pos)
+            elif (c.isascii() and c.isalnum()) or c in word_start:
+                m = word_re.match(text, pos)
                 word = m.group()
-                if "$" in word and self.macros:
+                if macros and "$" in word:
                     line_end = text.find("\n", pos)
                     if line_end < 0:
                         line_end = n
@@ -173,9 +174,10 @@ class Lexer:
                         tokens.append(Token(WORD, value, pos, end))
                 else:
                     self.pos = m.end()
-                    keyword = self.aliases.get(word, word)
-                    kind = keyword if keyword in KEYWORDS else WORD
-                    tokens.append(Token(kind, keyword if kind != WORD else word, pos, self.pos))
+                    if aliases:
+                        word = aliases.get(word, word)
+                    kind = word if word in KEYWORDS else WORD
+                    tokens.append(Token(kind, word if kind != WORD else m.group(), pos, self.pos))
             else:
                 two = text[pos : pos + 2]
                 if two in _TWO_CHAR_OPS:
