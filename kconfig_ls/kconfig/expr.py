@@ -42,6 +42,42 @@ def and_expr(a: Expr, b: Expr) -> Expr:
     return (AND, a, b)
 
 
+_NEGATED = {EQUAL: UNEQUAL, UNEQUAL: EQUAL, LTH: GEQ, GEQ: LTH, LEQ: GTH, GTH: LEQ}
+
+
+def is_n(e: Expr) -> Expr:
+    """An expression that is y exactly when ``e`` is n (else n), pushed
+    down to comparisons of symbols as ``expr_trans_compare(e, E_EQUAL, n)``
+    does: ``A && B`` is n when either is, ``A || B`` when both are, ``!A``
+    when A is y, and a comparison (y or n) when it fails."""
+    from .symbols import SYM_N
+
+    if e.__class__ is not tuple:
+        return (EQUAL, e, SYM_N)
+    op = e[0]
+    if op == AND:
+        return (OR, is_n(e[1]), is_n(e[2]))
+    if op == OR:
+        return (AND, is_n(e[1]), is_n(e[2]))
+    if op == NOT:
+        return is_y(e[1])
+    return (_NEGATED[op], e[1], e[2])
+
+
+def is_y(e: Expr) -> Expr:
+    """An expression that is y exactly when ``e`` is y (the dual of is_n)."""
+    from .symbols import SYM_Y
+
+    if e.__class__ is not tuple:
+        return (EQUAL, e, SYM_Y)
+    op = e[0]
+    if op == AND or op == OR:
+        return (op, is_y(e[1]), is_y(e[2]))
+    if op == NOT:
+        return is_n(e[1])
+    return e
+
+
 def or_expr(a: Expr, b: Expr) -> Expr:
     """``a || b`` where ``None`` means "nothing yet" (for reverse deps)."""
     if a is None:

@@ -22,18 +22,22 @@ Known generations, oldest first:
     are symbols of their own (bool or tristate, ``optional``), choice values
     bounded by the choice's mode.
 ``6.12``
-    Linux 6.11 and newer (checked against 6.12): choices are bool blocks
+    Linux 6.11 to 6.17 (checked against 6.12): choices are bool blocks
     without a value of their own; a choice picks a member by a priority list
     that user input reorders; choice members must be bool; ``optional`` and
     named choices are gone; an int or hex symbol without a value is ``0`` /
     ``0x0``; ``savedefconfig`` and ``auto.conf.cmd`` are written anew.
+``mainline``
+    Linux 6.18 and newer (from mainline's sources and tests; no C tool of
+    it runs in CI): 6.12's rules plus ``transitional`` symbols and
+    ``depends on X if Y``.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 #: The environment variable that overrides detection (``conf`` has no
 #: option for it; wrappers and tests set it).
@@ -91,6 +95,11 @@ class Generation:
     #: Every mode but savedefconfig also writes include/config/auto.conf
     #: and friends when missing (else only silentoldconfig does).
     writes_autoconf: bool = True
+    #: ``transitional`` symbols: hidden, never written, their value from the
+    #: config file passed on to the symbols defaulting to them (6.18+).
+    transitional: bool = False
+    #: ``depends on X if Y`` means ``X || Y = n`` (mainline, 2026).
+    conditional_depends: bool = False
     #: A recursive dependency stops the tool (else it is reported and the
     #: tree used as it is).
     cycles_are_fatal: bool = True
@@ -157,7 +166,7 @@ LINUX_6_1 = Generation(
 
 LINUX_6_12 = Generation(
     name="6.12",
-    description="Linux 6.11+ kconfig (as in Linux 6.12)",
+    description="Linux 6.11-6.17 kconfig (as in Linux 6.12)",
     symbol_hash_size=1 << 14,
     member_choices=True,
     numbers_default_to_zero=True,
@@ -168,8 +177,16 @@ LINUX_6_12 = Generation(
     number_question_stops_at_eof=True,
 )
 
-GENERATIONS = {g.name: g for g in (LINUX_4_X, LINUX_6_1, LINUX_6_12)}
-NEWEST = LINUX_6_12
+MAINLINE = replace(
+    LINUX_6_12,
+    name="mainline",
+    description="Linux 6.18+ kconfig (mainline: transitional symbols, conditional dependencies)",
+    transitional=True,
+    conditional_depends=True,
+)
+
+GENERATIONS = {g.name: g for g in (LINUX_4_X, LINUX_6_1, LINUX_6_12, MAINLINE)}
+NEWEST = MAINLINE
 
 
 #: Where trees keep their kconfig: Linux, U-Boot, barebox (scripts/kconfig);
@@ -208,7 +225,7 @@ def detect(srctree: str) -> Generation:
         if not os.path.exists(os.path.join(directory, "preprocess.c")):
             return LINUX_4_X
         if "sym_get_choice_menu" in symbol_c:
-            return LINUX_6_12
+            return MAINLINE if "T_TRANSITIONAL" in _read(os.path.join(directory, "parser.y")) else LINUX_6_12
         return LINUX_6_1
     return NEWEST
 

@@ -32,6 +32,7 @@ from .expr import (
     UNEQUAL,
     UNKNOWN,
     and_expr,
+    is_n,
 )
 from .lexer import ASSIGN_VAL, QUOTE, WORD, Lexer, LineIndex, Statement, Token
 from .menu import (
@@ -494,7 +495,8 @@ class FileParser(ExpressionParser):
         kind = toks[0].kind
         line = stmt.line
 
-        if self.entry_kind == "config" and kind == WORD and toks[0].value in ("transitional", "option"):
+        if self.entry_kind == "config" and kind == WORD and (
+                toks[0].value == "option" or (toks[0].value == "transitional" and self.kc.gen.transitional)):
             if toks[0].value == "transitional":
                 self.opt_transitional(stmt)
             else:
@@ -816,6 +818,11 @@ class FileParser(ExpressionParser):
         if len(toks) < 2 or toks[1].kind != "on":
             raise ParseError("syntax error: expected 'depends on'")
         expr, pos = self.parse_condition(toks, 2)
+        if self.kc.gen.conditional_depends:
+            # "depends on X if Y": X only while Y is not n (X || Y = n).
+            cond, pos = self.parse_if(toks, pos)
+            if cond is not None:
+                expr = (OR, expr, is_n(cond))
         self.expect_eol(toks, pos)
         entry = self.b.current_entry
         entry.dep = and_expr(entry.dep, expr)

@@ -277,6 +277,9 @@ class Symbol:
         # The value seen by recursive references while computing this one.
         self.curr_tri, self.curr_val, self.selection = new_tri, new_val, None
 
+        # A transitional symbol takes its user value though it is hidden.
+        usable = self.visible != N or self.transitional
+        prop = None
         gt = self.get_type()
         if gt == BOOL or gt == TRISTATE:
             if gen.member_choices and self.choice is not None:
@@ -285,8 +288,8 @@ class Symbol:
             elif self.is_choice_value and self.visible == Y and not gen.member_choices:
                 new_tri = Y if self.choice.selection is self else N
             else:
-                if self.visible != N and self.has_user:
-                    new_tri = min(self.user_tri, self.visible)
+                if usable and self.has_user:
+                    new_tri = self.user_tri if self.transitional else min(self.user_tri, self.visible)
                 else:
                     if self.rev_dep_tri != N:
                         self.write = True
@@ -306,7 +309,7 @@ class Symbol:
             if new_tri == M and self.get_type() == BOOL:
                 new_tri = Y
         else:
-            if self.visible != N and self.has_user:
+            if usable and self.has_user:
                 new_val = self.user_val
             else:
                 prop = self.default_prop()
@@ -317,6 +320,12 @@ class Symbol:
                         ds.calc_value()
                         new_val = ds.curr_val if ds.curr_val is not None else ""
 
+        if prop is not None and not self.has_user:
+            ds = prop.expr
+            if ds.__class__ is not tuple and ds.transitional and ds.has_user:
+                # The value a transitional symbol passed on counts as the
+                # user's (oldconfig does not ask for it again).
+                self.user_tri, self.user_val, self.has_user = new_tri, new_val, True
         self.curr_tri, self.curr_val = new_tri, new_val
         if self.is_choice and new_tri == Y and not gen.member_choices:
             self.selection = self._calc_choice()

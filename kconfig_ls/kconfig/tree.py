@@ -40,6 +40,7 @@ from .menu import (
     P_PROMPT,
     P_RANGE,
     P_SELECT,
+    P_SYMBOL,
     MenuNode,
     Property,
 )
@@ -170,7 +171,7 @@ class Kconfig:
             if self.warn_stream is not None and self._printing:
                 self.warn_stream.write(report.text)
         if self.gen.member_choices:
-            self._check_member_choices()
+            self._check_after_finalize()
         #: The C tool's "configuration changed" flag (conf_set_changed).
         self.conf_changed = True
 
@@ -488,22 +489,38 @@ class Kconfig:
             if above is not None and above.sym.is_choice:
                 sym.choice = above.sym
 
-    def _check_member_choices(self) -> None:
-        """Errors of member choices found once the tree is finalised
-        (``choice_check_sanity``): a member with a default, or with a prompt
-        outside its choice block."""
-        for choice in self.choices:
-            for node in choice.nodes:
+    def _check_after_finalize(self) -> None:
+        """Errors 6.11+ finds once the tree is finalised, entry by entry in
+        menu order: a member of a choice with a default or with a prompt
+        outside its block (``choice_check_sanity``); a transitional symbol
+        with anything but help (``transitional_check_sanity``)."""
+        for node in self.walk():
+            sym = node.sym
+            if sym is None:
+                continue
+            if sym.transitional:
+                self._check_transitional(node)
+            if sym.is_choice:
                 for below in node.walk():
-                    sym = below.sym
-                    if sym is None:
-                        continue
-                    for prop in sym.props:
-                        if prop.kind == P_DEFAULT:
-                            self._error(prop.file, prop.line, "defaults for choice values not supported")
-                        elif (prop.kind == P_PROMPT and prop.node is not below
-                              and prop.node.parent is not below.parent):
-                            self._error(prop.file, prop.line, "choice value has a prompt outside its choice group")
+                    if below.sym is not None:
+                        self._check_member(below)
+
+    def _check_member(self, node: MenuNode) -> None:
+        for prop in node.sym.props:
+            if prop.kind == P_DEFAULT:
+                self._error(prop.file, prop.line, "defaults for choice values not supported")
+            elif prop.kind == P_PROMPT and prop.node is not node and prop.node.parent is not node.parent:
+                self._error(prop.file, prop.line, "choice value has a prompt outside its choice group")
+
+    def _check_transitional(self, node: MenuNode) -> None:
+        message = "transitional symbols can only have help sections"
+        if (node.dep not in (None, SYM_Y)) or (node.visibility not in (None, SYM_Y)):
+            self._error(node.file, node.line, message)
+            return
+        for prop in node.sym.props:
+            if prop.kind != P_SYMBOL:  # (no such property in these generations)
+                self._error(prop.file, prop.line, message)
+                return
 
     def _error(self, file: str, line: int, message: str) -> None:
         self.add_diagnostic(Diagnostic(file, line, message, Severity.ERROR,

@@ -62,7 +62,7 @@ def test_an_unknown_kconfig_version_is_refused(tmp_path):
     (tmp_path / "Kconfig").write_text('config A\n\tbool "a"\n')
     proc = cli("conf", "--allnoconfig", "Kconfig", cwd=tmp_path, KCONFIG_LS_KCONFIG_VERSION="2.6")
     assert proc.returncode == 2
-    assert "unknown kconfig version '2.6' (known: 4.x, 6.1, 6.12)" in proc.stderr
+    assert "unknown kconfig version '2.6' (known: 4.x, 6.1, 6.12, mainline)" in proc.stderr
 
 
 def test_conf_refuses_a_directory_as_config(tmp_path):

@@ -18,6 +18,12 @@ def kconfig_copy(root, where: str, *, preprocess: bool, member_choices: bool = F
         (directory / "preprocess.c").write_text("/* macros */\n")
 
 
+def test_mainline_is_recognised_by_its_transitional_keyword(tmp_path):
+    kconfig_copy(tmp_path, "scripts/kconfig", preprocess=True, member_choices=True)
+    (tmp_path / "scripts" / "kconfig" / "parser.y").write_text("%token T_TRANSITIONAL\n")
+    assert generations.detect(str(tmp_path)) is generations.MAINLINE
+
+
 @pytest.mark.parametrize(("where", "preprocess", "member_choices", "expected"), [
     ("scripts/kconfig", True, True, "6.12"),
     ("scripts/kconfig", True, False, "6.1"),
@@ -40,7 +46,7 @@ def test_a_request_or_the_variable_overrides_detection(tmp_path):
     assert generations.choose(str(tmp_path), {}).name == "6.1"
     assert generations.choose(str(tmp_path), env).name == "6.12"
     assert generations.choose(str(tmp_path), env, "4").name == "4.x"
-    with pytest.raises(ValueError, match=r"unknown kconfig version 'linux-2.6' \(known: 4.x, 6.1, 6.12\)"):
+    with pytest.raises(ValueError, match=r"unknown kconfig version 'linux-2.6' \(known: 4.x, 6.1, 6.12, mainline\)"):
         generations.by_name("linux-2.6")
 
 

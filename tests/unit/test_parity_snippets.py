@@ -345,6 +345,9 @@ ERROR_CASES = {
     "choice_option_error": ('choice\n\tprompt "p"\n\tdepends on (X\nconfig A\n\tbool "a"\nendchoice\n'
                             'config B\n\tbool "b"\n'),
     "choice_without_prompt": 'choice\nconfig A\n\tbool "a"\nendchoice\n',
+    # Mainline's forms, which these generations reject.
+    "transitional_keyword": 'config OLD\n\tbool\n\ttransitional\nconfig NEW\n\tbool "new"\n\tdefault OLD\n',
+    "conditional_depends": 'config A\n\tbool "a"\n\tdepends on B if C\nconfig B\n\tbool "b"\nconfig C\n\tbool "c"\n',
     "menu_option_error": 'menu "m"\n\tdepends on (X\nconfig A\n\tbool "a"\nendmenu\nconfig B\n\tbool "b"\n',
     "choice_member_prompt_elsewhere": 'choice\n\tprompt "p"\nconfig A\n\tbool "a"\nendchoice\nconfig A\n\tprompt "x"\n',
     "choice_members_without_prompt_or_bool": ('choice\n\tprompt "p"\nconfig A\n\tbool\nconfig B\n'
