@@ -228,9 +228,17 @@ def settle_after_read(kc: Kconfig, result: ConfigReadResult | None) -> None:
         elif not sym.has_user and not sym.write:
             continue
         unsaved += 1
+    if not kc.gen.member_choices:
+        unsaved = _drop_stale_user_values(order, unsaved)
+    if (result is not None and result.warnings) or unsaved:
+        kc.conf_changed = True
+
+
+def _drop_stale_user_values(order: list[Symbol], unsaved: int) -> int:
+    """Before member choices: user values of invisible symbols are dropped
+    unless something else changed, out-of-range numbers always; returns
+    the updated count of changes."""
     for sym in order:
-        if kc.gen.member_choices:
-            break
         if sym.has_user and not sym.is_choice_value:
             if sym.visible == N and not unsaved:
                 sym.has_user = False
@@ -239,8 +247,7 @@ def settle_after_read(kc: Kconfig, result: ConfigReadResult | None) -> None:
                     sym.valid = False
                     sym.has_user = False
                     unsaved += 1
-    if (result is not None and result.warnings) or unsaved:
-        kc.conf_changed = True
+    return unsaved
 
 
 # -- writing -----------------------------------------------------------------------
