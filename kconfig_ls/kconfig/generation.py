@@ -100,6 +100,20 @@ class Generation:
     transitional: bool = False
     #: ``depends on X if Y`` means ``X || Y = n`` (mainline, 2026).
     conditional_depends: bool = False
+    #: What messages call the bool type ("boolean" before 4.18).
+    bool_name: str = "bool"
+    #: A wrong end of block names the keyword read ('endmenu'), not the
+    #: block it ends ('menu').
+    end_error_names_keyword: bool = False
+    #: A file without a final newline is warned about (4.18+).
+    warns_no_newline: bool = True
+    #: At the end of input, a last line without its newline counts as one
+    #: more line for bison's "syntax error".
+    eof_counts_unterminated_line: bool = False
+    #: An ``if`` block is reported at the line of the statement after it.
+    if_line_is_next_statement: bool = False
+    #: A choice's default must be one of its members (warned since 4.18).
+    checks_choice_defaults: bool = True
     #: A recursive dependency stops the tool (else it is reported and the
     #: tree used as it is).
     cycles_are_fatal: bool = True
@@ -149,6 +163,12 @@ LINUX_4_X = Generation(
     writes_autoconf=False,
     option_errors=True,
     errors_on_stdout=True,
+    bool_name="boolean",
+    end_error_names_keyword=True,
+    checks_choice_defaults=False,
+    if_line_is_next_statement=True,
+    warns_no_newline=False,
+    eof_counts_unterminated_line=True,
 )
 
 LINUX_6_1 = Generation(

@@ -99,6 +99,7 @@ class Lexer:
         self.word_start = frozenset(word_chars + "_")
         self.word_re = _WORD_RE if gen is None else re.compile(f"[A-Za-z0-9_{re.escape(word_chars)}]+")
         self.aliases = dict(gen.keyword_aliases) if gen is not None else {}
+        self.warn_no_newline = gen is None or gen.warns_no_newline
         self.pos = 0
         self.line = 1
         #: Whether any $(...) was expanded (the result then depends on the
@@ -125,7 +126,8 @@ class Lexer:
             if self.pos >= n:
                 break
         if n and not text.endswith("\n") and not after_help:
-            self.warn(self.line, "no new line at end of file")
+            if self.warn_no_newline:
+                self.warn(self.line, "no new line at end of file")
 
     # -- statements ------------------------------------------------------------
     def _scan_statement(self, after_help: bool) -> Statement | None:

@@ -17,7 +17,6 @@ from .errors import Diagnostic, KconfigError, Severity
 from .expr import (
     AND,
     BOOL,
-    C_TYPE_NAMES,
     EQUAL,
     GEQ,
     GTH,
@@ -58,6 +57,9 @@ _CMP_OPS = {"=": EQUAL, "!=": UNEQUAL, "<": LTH, "<=": LEQ, ">": GTH, ">=": GEQ}
 
 # Old forms other Kconfig trees still use; accepted with a warning.
 _SOURCE_VARIANTS = {"source", "rsource", "osource", "orsource"}
+#: Keywords that start a statement of their own (an entry open before them ends).
+_STATEMENT_KEYWORDS = frozenset(
+    "config menuconfig choice endchoice comment menu endmenu if endif source mainmenu".split())
 
 
 class ParseError(Exception):
@@ -201,7 +203,7 @@ class Builder:
             entry.file,
             entry.line,
             f"ignoring type redefinition of '{sym.name or '<choice>'}' from "
-            f"'{C_TYPE_NAMES[sym.type]}' to '{C_TYPE_NAMES[typ]}'",
+            f"'{self.kc.type_label(sym.type)}' to '{self.kc.type_label(typ)}'",
         )
 
     # -- files -------------------------------------------------------------------
@@ -243,6 +245,8 @@ class Builder:
                 gen = self.kc.gen
                 where = self.kc.top_file if gen.eof_error_in_top_file else "<none>"
                 line = top_text.count("\n") + gen.eof_error_line_offset
+                if gen.eof_counts_unterminated_line and top_text and not top_text.endswith("\n"):
+                    line += 1
                 text = f"{where}:{line}: syntax error\n{diag.file}:{diag.line}: {diag.message}\n"
                 diag = replace(diag, c_text=text)
                 loud = False
@@ -346,6 +350,8 @@ class FileParser(ExpressionParser):
         self.first_statement = True
         #: The line of the statement just before, if it failed.
         self.failed_line: int | None = None
+        #: An ``if`` block whose reported line is the next statement's (4.x).
+        self._if_awaiting_line: MenuNode | None = None
         #: Options each kind of entry accepts (the generation's grammar).
         self.option_handlers = _MEMBER_CHOICE_OPTIONS if self.kc.gen.member_choices else _OPTION_HANDLERS
 
@@ -400,7 +406,10 @@ class FileParser(ExpressionParser):
                 self.b.current_choice = None
 
     def consume(self, stmt: Statement) -> None:
-        in_entry = self.entry_kind is not None
+        entry_before = self.entry_kind
+        in_entry = entry_before is not None
+        if self._if_awaiting_line is not None:
+            self._settle_if_line(stmt.line)
         try:
             self.statement(stmt)
             if self.entry_kind is not None:
@@ -409,13 +418,14 @@ class FileParser(ExpressionParser):
                 if last > entry.end_line:
                     entry.end_line = last
         except ParseError as exc:
-            if in_entry and self.entry_kind in ("choice", "menu"):
+            first = stmt.tokens[0]
+            # 4.x: an entry's option list has its own error rule (option_error),
+            # so a bad option is reported as one and the entry goes on.
+            option_error = self.kc.gen.option_errors and in_entry and first.kind not in _STATEMENT_KEYWORDS
+            if in_entry and self.entry_kind in ("choice", "menu") and not option_error:
                 self._drop_block()
             c_message = exc.c_message or "invalid statement"
-            if in_entry and self.kc.gen.option_errors and (
-                    c_message == "invalid statement" or c_message.startswith("unknown statement")):
-                # (bison's option_error inside an entry's option list)
-                first = stmt.tokens[0]
+            if option_error and not c_message.startswith("unexpected '"):
                 c_message = f'unknown option "{first.value}"' if first.kind == WORD else "invalid option"
             if c_message.startswith("unexpected '"):
                 # Reported by a grammar action, not by the parser's recovery.
@@ -427,7 +437,7 @@ class FileParser(ExpressionParser):
                     line = stmt.line + self.kc.gen.syntax_error_line_offset
                     c_text = f"{self.file}:{line}: syntax error\n" + c_text
             self.error(stmt.line, str(exc), exc.token, c_text, exc.code)
-            self.entry_kind = None
+            self.entry_kind = entry_before if option_error else None
             self.failed_line = stmt.line
         else:
             if not _is_source(stmt):
@@ -536,6 +546,8 @@ class FileParser(ExpressionParser):
             node = self.b.add_entry(None, "if", self.file, line)
             node.dep = and_expr(node.dep, expr)
             self.push_block("if", node, line)
+            if self.kc.gen.if_line_is_next_statement:
+                self._if_awaiting_line = node
         elif kind in ("endmenu", "endchoice", "endif"):
             self.expect_eol(toks, 1)
             self.end_block(kind[3:], stmt)
@@ -561,12 +573,23 @@ class FileParser(ExpressionParser):
                              read=1)
         elif any(kind in options for options in _OPTION_HANDLERS.values()):
             message = f"'{toks[0].value}' outside a config, choice, menu or comment entry"
+            # (4.x's grammar has a rule of its own for this.)
+            c_message = f'unexpected option "{toks[0].value}"' if self.kc.gen.option_errors else None
             if self.failed_line:
                 raise ParseError(f"{message} (the entry ended at the error on line {self.failed_line})", toks[0],
-                                 code="after-error")
-            raise ParseError(message, toks[0])
+                                 c_message, code="after-error")
+            raise ParseError(message, toks[0], c_message)
         else:
             raise ParseError("invalid statement", toks[0])
+
+    def _settle_if_line(self, line: int) -> None:
+        """4.x's grammar reduces an ``if`` line only once it has seen the
+        next token, so the block is reported at the next statement's line."""
+        node, self._if_awaiting_line = self._if_awaiting_line, None
+        node.line = line
+        for i, (kind, block_node, _line) in enumerate(self.blocks):
+            if block_node is node:
+                self.blocks[i] = (kind, node, line)
 
     def end_entry(self) -> None:
         """The current entry is complete (the next statement is not one of
@@ -612,10 +635,11 @@ class FileParser(ExpressionParser):
             # The block counts as closed all the same (as in the C grammar).
             self.blocks.pop()
             self.b.close_block()
+            said = f"end{kind}" if self.kc.gen.end_error_names_keyword else kind
             raise ParseError(
                 f"unexpected 'end{kind}' within {open_kind} block",
                 stmt.tokens[0],
-                f"unexpected '{kind}' within {open_kind} block",
+                f"unexpected '{said}' within {open_kind} block",
             )
         self.blocks.pop()
         node.end_line = stmt.line

@@ -17,6 +17,7 @@ from .errors import Diagnostic, Severity
 from .expr import (
     AND,
     BOOL,
+    C_TYPE_NAMES,
     EQUAL,
     HEX,
     INT,
@@ -293,6 +294,10 @@ class Kconfig:
                 self.named_choices[name] = sym
         return sym
 
+    def type_label(self, typ: int) -> str:
+        """A type's name as the C tool prints it in messages."""
+        return self.gen.bool_name if typ == BOOL else C_TYPE_NAMES[typ]
+
     def find_const(self, name: str) -> Symbol | None:
         if name in ("y", "m", "n"):
             return _TRISTATE_CONSTS[name]
@@ -550,7 +555,7 @@ class Kconfig:
                 target = prop.expr
                 if sym.type in (HEX, INT) and not _valid_number(sym, target):
                     self.warn(prop.file, prop.line, f"'{name}': number is invalid")
-                if sym.is_choice and target.choice is not sym:
+                if sym.is_choice and target.choice is not sym and self.gen.checks_choice_defaults:
                     self.warn(prop.file, prop.line,
                               f"choice default symbol '{target.name}' is not contained in the choice")
             elif prop.kind in (P_SELECT, P_IMPLY):
@@ -558,11 +563,11 @@ class Kconfig:
                 target = prop.expr
                 if sym.type not in (BOOL, TRISTATE):
                     self.warn(prop.file, prop.line,
-                              f"config symbol '{name}' uses {use}, but is not bool or tristate")
+                              f"config symbol '{name}' uses {use}, but is not {self.gen.bool_name} or tristate")
                 elif target.type not in (UNKNOWN, BOOL, TRISTATE):
                     self.warn(prop.file, prop.line,
-                              f"'{target.name}' has wrong type. '{use}' only accept arguments of bool and "
-                              "tristate type")
+                              f"'{target.name}' has wrong type. '{use}' only accept arguments of "
+                              f"{self.gen.bool_name} and tristate type")
             elif prop.kind == P_RANGE:
                 if sym.type not in (INT, HEX):
                     self.warn(prop.file, prop.line, "range is only allowed for int or hex symbols")

@@ -11,6 +11,7 @@ import subprocess
 
 import pytest
 from conftest import missing, run_our_conf, write_tree
+from test_parity_snippets import ERROR_CASES as SNIPPET_ERRORS
 
 KCONFIG_CONF = shutil.which("kconfig-conf") or "/usr/bin/kconfig-conf"
 ENV = {"SRCARCH": "x86", "ARCH": "x86_64", "KERNELVERSION": "4.11.0"}
@@ -161,3 +162,11 @@ def test_the_env_symbols_give_the_title_and_the_sourced_arch(tmp_path, kconfig_c
 @pytest.mark.parametrize("case", sorted(ERRORS))
 def test_errors_match_kconfig_frontends(tmp_path, kconfig_conf, case):
     run_both(tmp_path, kconfig_conf, {"Kconfig": ERRORS[case]}, ["--alldefconfig"])
+
+
+@pytest.mark.parametrize("case", sorted(SNIPPET_ERRORS))
+def test_the_snippet_suite_s_errors_match_kconfig_frontends(tmp_path, kconfig_conf, case):
+    """The error cases the other generations are checked on, as 4.11 words
+    them (option_error inside entries, 'unexpected option', 'boolean', an
+    if block's line, no newline warning, non-fatal cycles...)."""
+    run_both(tmp_path, kconfig_conf, {"Kconfig": SNIPPET_ERRORS[case]}, ["--alldefconfig"])
