@@ -75,10 +75,10 @@ class Generation:
     #: ``oldconfig`` stops with an error instead of asking again for a new
     #: int/hex symbol when the input is exhausted (Debian's 6.12).
     number_question_stops_at_eof: bool
-    #: ``$(...)`` macros and ``NAME = value`` assignments (4.18+).
+    #: ``$(...)`` macros and ``NAME = value`` assignments (after 4.x).
     preprocessor: bool = True
     #: Extra characters an unquoted word may hold (besides letters, digits
-    #: and ``_``), and whether ``$`` starts a macro inside it.
+    #: and ``_``); with the preprocessor, ``$`` starts a macro inside it.
     word_chars: str = "$-"
     #: Keywords of older grammars and the keyword each stands for.
     keyword_aliases: tuple[tuple[str, str], ...] = ()
@@ -100,19 +100,19 @@ class Generation:
     transitional: bool = False
     #: ``depends on X if Y`` means ``X || Y = n`` (mainline, 2026).
     conditional_depends: bool = False
-    #: What messages call the bool type ("boolean" before 4.18).
+    #: What messages call the bool type ("boolean" in 4.x).
     bool_name: str = "bool"
     #: A wrong end of block names the keyword read ('endmenu'), not the
     #: block it ends ('menu').
     end_error_names_keyword: bool = False
-    #: A file without a final newline is warned about (4.18+).
+    #: A file without a final newline is warned about (not in 4.x).
     warns_no_newline: bool = True
     #: At the end of input, a last line without its newline counts as one
     #: more line for bison's "syntax error".
     eof_counts_unterminated_line: bool = False
     #: An ``if`` block is reported at the line of the statement after it.
     if_line_is_next_statement: bool = False
-    #: A choice's default must be one of its members (warned since 4.18).
+    #: A choice's default must be one of its members (not checked in 4.x).
     checks_choice_defaults: bool = True
     #: A recursive dependency stops the tool (else it is reported and the
     #: tree used as it is).
