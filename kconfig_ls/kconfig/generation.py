@@ -46,7 +46,8 @@ VERSION_VARIABLE = "KCONFIG_LS_KCONFIG_VERSION"
 
 @dataclass(frozen=True)
 class Generation:
-    """One generation's rules (see the module docstring)."""
+    """One generation's rules (see the module docstring).  The defaults are
+    Linux 6.1's; each other generation lists where it differs."""
 
     #: Short name, as ``--kconfig-version`` takes it.
     name: str
@@ -54,27 +55,27 @@ class Generation:
     description: str
     #: Buckets of the C tool's symbol hash table: the order of
     #: ``for_all_symbols`` (autoconf.h, warnings) follows it.
-    symbol_hash_size: int
+    symbol_hash_size: int = 9973
     #: Choices are bool blocks whose members are picked through a priority
     #: list (6.11+), not symbols with a mode and a selected value.
-    member_choices: bool
+    member_choices: bool = False
     #: The value of an int/hex symbol with no user value and no default:
     #: ``0`` / ``0x0`` (6.11+), or the empty string.
-    numbers_default_to_zero: bool
+    numbers_default_to_zero: bool = False
     #: ``auto.conf.cmd`` starts with ``autoconfig := <path>``, lists the
     #: files in the order they were opened and names ``$(autoconfig)``
     #: (6.11+); before, the path itself, files in reverse order.
-    autoconf_cmd_names_autoconfig: bool
+    autoconf_cmd_names_autoconfig: bool = False
     #: bison's "syntax error" names the line after the failing statement
     #: (1, the lexer is already past its newline) or the statement's own (0).
-    syntax_error_line_offset: int
+    syntax_error_line_offset: int = 1
     #: A block left open at the end of input: bison's "syntax error" names
     #: the top file (else ``<none>``) at its newline count plus this offset.
-    eof_error_in_top_file: bool
-    eof_error_line_offset: int
+    eof_error_in_top_file: bool = False
+    eof_error_line_offset: int = 2
     #: ``oldconfig`` stops with an error instead of asking again for a new
     #: int/hex symbol when the input is exhausted (Debian's 6.12).
-    number_question_stops_at_eof: bool
+    number_question_stops_at_eof: bool = False
     #: ``$(...)`` macros and ``NAME = value`` assignments (after 4.x).
     preprocessor: bool = True
     #: Extra characters an unquoted word may hold (besides letters, digits
@@ -85,6 +86,8 @@ class Generation:
     #: ``option env/defconfig_list/allnoconfig_y/modules`` are options of
     #: the grammar (else obsolete, warned about).
     option_keyword: bool = False
+    #: A prompt may be a bare word (``bool unquoted``), not only a string.
+    bare_word_prompts: bool = False
     #: ``$NAME`` in ``source`` paths and the main menu's title stands for
     #: symbol NAME's value (``sym_expand_string_value``).
     dollar_symbols: bool = False
@@ -140,23 +143,24 @@ class Generation:
         return words
 
 
-LINUX_4_X = Generation(
+LINUX_6_1 = Generation(
+    name="6.1",
+    description="Linux 4.18-6.10 kconfig (as in Linux 6.1)",
+)
+
+LINUX_4_X = replace(
+    LINUX_6_1,
     name="4.x",
     description="Linux 2.6-4.17 kconfig (as in Linux 4.11, Debian's kconfig-frontends)",
-    symbol_hash_size=9973,
-    member_choices=False,
-    numbers_default_to_zero=False,
-    autoconf_cmd_names_autoconfig=False,
-    syntax_error_line_offset=1,
     eof_error_in_top_file=True,
     eof_error_line_offset=1,
-    number_question_stops_at_eof=False,
     preprocessor=False,
     cycles_are_fatal=False,
     cycle_footer_per_link=True,
     word_chars="-/.",
     keyword_aliases=(("boolean", "bool"), ("---help---", "help")),
     option_keyword=True,
+    bare_word_prompts=True,
     dollar_symbols=True,
     end_of_menu_comments=False,
     default_mainmenu="Configuration",
@@ -171,20 +175,8 @@ LINUX_4_X = Generation(
     eof_counts_unterminated_line=True,
 )
 
-LINUX_6_1 = Generation(
-    name="6.1",
-    description="Linux 4.18-6.10 kconfig (as in Linux 6.1)",
-    symbol_hash_size=9973,
-    member_choices=False,
-    numbers_default_to_zero=False,
-    autoconf_cmd_names_autoconfig=False,
-    syntax_error_line_offset=1,
-    eof_error_in_top_file=False,
-    eof_error_line_offset=2,
-    number_question_stops_at_eof=False,
-)
-
-LINUX_6_12 = Generation(
+LINUX_6_12 = replace(
+    LINUX_6_1,
     name="6.12",
     description="Linux 6.11-6.17 kconfig (as in Linux 6.12)",
     symbol_hash_size=1 << 14,

@@ -114,24 +114,10 @@ def set_all_new_symbols(kc: Kconfig, mode: int, rng: GlibcRandom | None = None) 
         if gt != BOOL and gt != TRISTATE:
             continue
         changed = True
-        if mode == DEF_YES:
-            sym.user_tri = Y
-        elif mode == DEF_MOD:
-            sym.user_tri = M
-        elif mode == DEF_NO:
-            sym.user_tri = Y if sym.allnoconfig_y else N
-        elif mode == DEF_RANDOM:
-            sym.user_tri = N
-            cnt = rng.rand() % 100
-            if sym.type == TRISTATE:
-                if cnt < pty:
-                    sym.user_tri = Y
-                elif cnt < pty + ptm:
-                    sym.user_tri = M
-            elif cnt < pby:
-                sym.user_tri = Y
-        else:
+        value = _new_value(sym, mode, rng, (pby, pty, ptm))
+        if value is None:
             continue
+        sym.user_tri = value
         if not (sym.is_choice and mode == DEF_RANDOM):
             sym.has_user = True
 
@@ -154,6 +140,20 @@ def set_all_new_symbols(kc: Kconfig, mode: int, rng: GlibcRandom | None = None) 
     return changed
 
 
+def _new_value(sym, mode: int, rng: GlibcRandom | None, probabilities: tuple[int, int, int]) -> int | None:
+    """The value a mode gives a symbol without one; None for alldefconfig
+    (the defaults stay).  randconfig draws one number per symbol."""
+    if mode == DEF_YES:
+        return Y
+    if mode == DEF_MOD:
+        return M
+    if mode == DEF_NO:
+        return Y if sym.allnoconfig_y else N
+    if mode == DEF_RANDOM:
+        return _random_tristate(sym, rng, probabilities)
+    return None
+
+
 def _random_tristate(sym, rng: GlibcRandom, probabilities: tuple[int, int, int]) -> int:
     pby, pty, ptm = probabilities
     cnt = rng.rand() % 100
@@ -171,7 +171,6 @@ def _set_new_symbols_in_menu_order(kc: Kconfig, mode: int, rng: GlibcRandom | No
     """Member-choice generations: every bool/tristate entry with a prompt
     and no user value, in menu order; choice members are left to their
     choice, which randconfig shuffles."""
-    fixed = {DEF_YES: Y, DEF_MOD: M, DEF_NO: N}
     for node in kc.walk():
         sym = node.sym
         if (sym is None or node.prompt is None or sym.has_user or sym.type not in (BOOL, TRISTATE)
@@ -181,12 +180,10 @@ def _set_new_symbols_in_menu_order(kc: Kconfig, mode: int, rng: GlibcRandom | No
             if mode == DEF_RANDOM:
                 _shuffle_choice(node, rng)
             continue
-        if mode == DEF_RANDOM:
-            sym.user_tri = _random_tristate(sym, rng, probabilities)
-        elif mode in fixed:
-            sym.user_tri = fixed[mode]
-        else:
+        value = _new_value(sym, mode, rng, probabilities)
+        if value is None:
             continue
+        sym.user_tri = value
         sym.has_user = True
     kc.invalidate()
 

@@ -645,10 +645,7 @@ class FileParser(ExpressionParser):
         node.end_line = stmt.line
         self.b.close_block()
         if kind == "choice":
-            self._end_choice(node)
-
-    def _end_choice(self, node: MenuNode) -> None:
-        self.b.current_choice = None
+            self.b.current_choice = None
 
     def _drop_block(self) -> None:
         """A choice's or menu's option failed: bison's recovery discards the
@@ -728,7 +725,7 @@ class FileParser(ExpressionParser):
                 len(toks) < 2 or toks[1].kind != QUOTE):
             raise ParseError("syntax error: a choice's 'bool' needs its prompt")
         pos = 1
-        if pos < len(toks) and (toks[pos].kind == QUOTE or (self.is_prompt(toks[pos]) and toks[pos].value != "if")):
+        if pos < len(toks) and self.is_prompt(toks[pos]):
             text = toks[pos].value
             cond, pos = self.parse_if(toks, pos + 1)
             self.expect_eol(toks, pos)
@@ -878,7 +875,7 @@ class FileParser(ExpressionParser):
 
     def is_prompt(self, tok: Token) -> bool:
         """A prompt's text: quoted, or (4.x) also a bare word."""
-        return tok.kind == QUOTE or (tok.kind == WORD and self.kc.gen.option_keyword)
+        return tok.kind == QUOTE or (tok.kind == WORD and self.kc.gen.bare_word_prompts)
 
     def expect_end(self, toks: list[Token], pos: int, quote: bool) -> str:
         if pos >= len(toks) or (quote and not self.is_prompt(toks[pos])):
@@ -947,10 +944,8 @@ def expand_symbol_references(kc: Kconfig, text: str) -> str:
             end += 1
         sym = kc.find(text[dollar + 1 : end])
         if sym is not None:
-            from .tree import index_properties
-
             # (Mid-parse: the value from the properties read so far.)
-            index_properties(sym)
+            sym.index_properties()
             sym.valid = False
             sym.calc_value()
             out.append(sym.str_value())

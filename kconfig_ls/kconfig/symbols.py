@@ -28,6 +28,7 @@ from .expr import (
     eval_expr,
 )
 from .member_choices import calc_choice, set_choice_value
+from .menu import P_DEFAULT, P_IMPLY, P_RANGE, P_SELECT
 
 if TYPE_CHECKING:
     from .menu import MenuNode, Property
@@ -187,6 +188,15 @@ class Symbol:
         if isinstance(value, int) and self.type in (BOOL, TRISTATE):
             return self.set_tristate_value(value)
         return self.set_string_value(str(value))
+
+    def index_properties(self) -> None:
+        """Sort the properties by kind, for the evaluator."""
+        props = self.props
+        self.prompts = [p for p in props if p.text is not None]
+        self.defaults = [p for p in props if p.kind == P_DEFAULT]
+        self.ranges = [p for p in props if p.kind == P_RANGE]
+        self.selects = [p for p in props if p.kind == P_SELECT]
+        self.implies = [p for p in props if p.kind == P_IMPLY]
 
     # -- value computation -----------------------------------------------------
     def get_type(self) -> int:

@@ -623,7 +623,7 @@ class Kconfig:
     def _index_properties(self) -> None:
         for sym in self.all_symbols:
             if sym.props:
-                index_properties(sym)
+                sym.index_properties()
 
     # -- iteration -------------------------------------------------------------------
     def walk(self) -> Iterator[MenuNode]:
@@ -636,16 +636,6 @@ class Kconfig:
 
 
 _TRISTATE_CONSTS = {"y": SYM_Y, "m": SYM_M, "n": SYM_N}
-
-
-def index_properties(sym: Symbol) -> None:
-    """Sort a symbol's properties by kind, for the evaluator."""
-    props = sym.props
-    sym.prompts = [p for p in props if p.text is not None]
-    sym.defaults = [p for p in props if p.kind == P_DEFAULT]
-    sym.ranges = [p for p in props if p.kind == P_RANGE]
-    sym.selects = [p for p in props if p.kind == P_SELECT]
-    sym.implies = [p for p in props if p.kind == P_IMPLY]
 
 
 @contextmanager
