@@ -431,7 +431,8 @@ def why_main(args: argparse.Namespace) -> int:
         sys.stderr.write(f"kconfig-ls: {name} is not defined in this tree (ARCH={project.arch})\n")
         return 2
     if args.to is None:
-        ex = explain(kc, sym, project.relative(project.config_path) if project.config_text is not None else None)
+        config_name = project.relative(project.config_path) if project.config_text is not None else None
+        ex = explain(kc, sym, config_name, project.config_text, project.all_arch_definitions)
         if args.json:
             print(json.dumps(ex.to_dict(), indent=2))
         else:

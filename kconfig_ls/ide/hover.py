@@ -6,20 +6,12 @@ from __future__ import annotations
 
 from ..kconfig import generation as generations
 from ..kconfig.explain import Explanation, explain
-from ..kconfig.explain_report import assignments_summary
-from ..kconfig.explain_text import readable_expr
-from ..kconfig.expr import BOOL, TRISTATE, expr_symbols
+from ..kconfig.explain_report import HOVER_LINES, assignments_summary, reasons_markdown
+from ..kconfig.expr import BOOL, TRISTATE
 from ..kconfig.howto import HowTo
 from ..kconfig.symbols import Symbol
 from ..kconfig.tree import Kconfig
 from .project import Project
-
-
-def live_expr(e) -> str:
-    """``e`` with each operand's value, computed now."""
-    for sym in expr_symbols(e):
-        sym.calc_value()
-    return readable_expr(e)
 
 
 def fix_target(sym: Symbol, ex: Explanation) -> str | None:
@@ -45,14 +37,15 @@ def fix_markdown(fix: HowTo) -> str:
     return ""
 
 
-def symbol_hover(project: Project, sym: Symbol, fix_seconds: float) -> str:
+def symbol_hover(project: Project, sym: Symbol, fix_seconds: float, more: str | None = None) -> str:
     """The hover of a symbol in a loaded project, with the first verified
     fix when it is ``n`` or not the user's value (the search is bounded by
-    ``fix_seconds`` and cached per load)."""
+    ``fix_seconds`` and cached per load); ``more`` says where the full
+    explanation is (a command link for clients that run them)."""
     config_name = project.relative(project.config_path)
     if not sym.nodes:
         return hover_markdown(project.kc, sym, config_name)
-    ex = explain(project.kc, sym, config_name)
+    ex = explain(project.kc, sym, config_name, project.config_text, project.all_arch_definitions)
     fix = None
     target = fix_target(sym, ex)
     if target is not None:
@@ -60,48 +53,66 @@ def symbol_hover(project: Project, sym: Symbol, fix_seconds: float) -> str:
             fix = project.how_to(sym.name, target, time_limit=fix_seconds)
         except (KeyError, ValueError):
             fix = None
-    return hover_markdown(project.kc, sym, config_name, fix, ex)
+    return hover_markdown(project.kc, sym, config_name, fix, ex, more)
 
 
 def hover_markdown(
-    kc: Kconfig, sym: Symbol, config_name: str | None = None, fix: HowTo | None = None, ex: Explanation | None = None
+    kc: Kconfig,
+    sym: Symbol,
+    config_name: str | None = None,
+    fix: HowTo | None = None,
+    ex: Explanation | None = None,
+    more: str | None = None,
 ) -> str:
-    """Type, value and its origin, a "why" with the first fix when the value
-    is ``n`` or not the user's, then the properties with live values
+    """Type and value, the sentence saying why, the first reasons (the
+    rest behind ``more``), the first verified fix, then the properties
     (``ex``: the symbol's explanation, if already made)."""
     if not sym.nodes:
         return f"**{sym.name}** is not defined in the loaded tree (value n)"
     ex = ex or explain(kc, sym, config_name)
     value = ex.value
     name = "choice" if sym.is_choice else "CONFIG_" + ex.name
-    parts = [f"**{name}** · {sym.type_name} · value **{value}**", f"Value comes from: {ex.origin}"]
-    if ex.user_sticks is False:
-        parts.append(f"Your setting: **{ex.user_value}** (does not stick)")
-    if ex.reasons and (value in ("n", "") or ex.user_sticks is False):
-        parts.append("Why: " + "; ".join(ex.reasons))
-        if fix is not None and fix_markdown(fix):
-            parts.append(fix_markdown(fix))
+    head = [f"**{name}** · {sym.type_name} · value **{_shown(value)}**", _plain_md(ex.summary)]
+    bullets = reasons_markdown(ex.account, HOVER_LINES)
+    if len(bullets) < sum(1 for r in ex.account for _ in r.walk()):
+        bullets.append(f"- … {more or _more_hint(ex.name)}")
+    parts = ["  \n".join(head), "\n".join(bullets)] if bullets else ["  \n".join(head)]
+    details = []
+    if fix is not None and fix_markdown(fix):
+        details.append(fix_markdown(fix))
     for prompt in ex.prompts:
-        cond = f" if `{prompt.condition.text}`" if prompt.condition is not None else ""
-        parts.append(f'Prompt: "{prompt.text}"{cond}')
-    parts.append(f"Visible: {ex.visibility}")
+        cond = f" if `{_clip(prompt.condition.text)}`" if prompt.condition is not None else ""
+        details.append(f'Prompt: "{prompt.text}"{cond} · visible {ex.visibility}')
     if ex.depends is not None:
-        parts.append(f"Depends on: `{ex.depends.text}` → {ex.depends.value}")
-    if sym.rev_dep is not None:
-        parts.append(f"Selected by: `{live_expr(sym.rev_dep)}`")
-    if sym.implied is not None:
-        parts.append(f"Implied by: `{live_expr(sym.implied)}`")
+        details.append(f"Depends on: `{_clip(ex.depends.text)}` → {ex.depends.value}")
     if ex.range is not None:
-        parts.append(f"Range: {ex.range.low} .. {ex.range.high}")
+        details.append(f"Range: {ex.range.low} .. {ex.range.high}")
     if ex.choice is not None and not sym.is_choice:
-        parts.append(f"Choice: selected {ex.choice.selection or 'none'}")
-    parts.append("Defined at: " + ", ".join(f"{f}:{line}" for f, line in ex.definitions))
+        details.append(f"Choice: selected {ex.choice.selection or 'none'}")
+    details.append("Defined at: " + ", ".join(f"{f}:{line}" for f, line in ex.definitions))
     if kc.gen is not generations.NEWEST:
-        parts.append(f"_Values follow kconfig {kc.gen.name} rules ({kc.gen.description})_")
-    text = "  \n".join(parts)
+        details.append(f"_Values follow kconfig {kc.gen.name} rules ({kc.gen.description})_")
+    parts.append("  \n".join(details))
+    text = "\n\n".join(parts)
     if sym.help:
         text += "\n\n---\n\n" + sym.help.strip("\n")
     return text
+
+
+def _more_hint(name: str) -> str:
+    return f"the full explanation: command `kconfig.explain {name}` or `kconfig-ls why {name}`"
+
+
+def _plain_md(text: str) -> str:
+    return text.replace("*", "\\*")
+
+
+def _clip(text: str, width: int = 160) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _shown(value: str) -> str:
+    return value if value != "" else '""'
 
 
 def source_markdown(kc: Kconfig, path: str) -> str:

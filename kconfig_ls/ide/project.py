@@ -39,6 +39,9 @@ class Settings:
     trusted_roots: list[str] = field(default_factory=list)
     #: The kconfig generation to follow (``6.1``, ``6.12``); None: detect.
     kconfig_version: str | None = None
+    #: The client runs ``command:`` links in hovers (VS Code, with the
+    #: extension's trusted commands): hovers link to the full explanation.
+    command_links: bool = False
 
     @classmethod
     def from_options(cls, options: dict | None, base: Settings | None = None) -> Settings:
@@ -57,6 +60,8 @@ class Settings:
             settings.trusted_roots = [str(r) for r in trusted_roots]
         if "trusted" in options:
             settings.trusted = bool(options["trusted"])
+        if "commandLinks" in options:
+            settings.command_links = options["commandLinks"] is True
         return settings
 
 

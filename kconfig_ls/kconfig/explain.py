@@ -14,12 +14,14 @@ with the definitions of its symbols.  Rendering is in
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import member_choices
 from .explain_text import readable_expr
 from .expr import BOOL, HEX, INT, TRI_STR, TRISTATE, TYPE_NAMES, M, N, Y, and_terms, eval_expr, expr_symbols
+from .reasons import Accountant, Elsewhere, Reason
 
 if TYPE_CHECKING:
     from .menu import Property
@@ -124,9 +126,13 @@ class Explanation:
     range: RangeInfo | None
     #: The terms holding the value down (empty when nothing does).
     leaves: list[Term]
-    #: Plain sentences, most important first.
+    #: The top-level reasons' sentences, most important first.
     reasons: list[str]
     definitions: list[tuple[str, int]]
+    #: One sentence a person can act on ("n because PCI is n — you can set it").
+    summary: str = ""
+    #: The reasons with their chains (:mod:`.reasons`).
+    account: list[Reason] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -136,8 +142,19 @@ class Explanation:
         return next((d for d in self.defaults if d.applied), None)
 
 
-def explain(kc: Kconfig, sym: Symbol, config_name: str | None = None) -> Explanation:
-    """Everything that decides ``sym``'s current value."""
+def explain(
+    kc: Kconfig,
+    sym: Symbol,
+    config_name: str | None = None,
+    config_text: str | None = None,
+    elsewhere: Elsewhere | Callable[[], Elsewhere] | None = None,
+    accountant: Accountant | None = None,
+) -> Explanation:
+    """Everything that decides ``sym``'s current value.  ``config_text``
+    (the config file read) lets reasons cite its lines; ``elsewhere``
+    (symbol -> definitions in every Kconfig file of the tree) lets them say
+    where a symbol this arch lacks is defined; an ``accountant`` shared
+    over many calls with unchanged values saves repeated work."""
     sym.calc_value()
     want = _wanted_level(kc, sym)
     prompts = [
@@ -166,7 +183,10 @@ def explain(kc: Kconfig, sym: Symbol, config_name: str | None = None) -> Explana
     )
     explanation.leaves = _leaves(kc, sym, explanation, want)
     explanation.origin = _origin(sym, explanation, config_name or "the configuration")
-    explanation.reasons = _reasons(sym, explanation)
+    accountant = accountant or Accountant(kc, config_name, config_text, elsewhere)
+    explanation.account = accountant.account(sym)
+    explanation.summary = accountant.summary(sym, explanation.account)
+    explanation.reasons = [r.text for r in explanation.account]
     return explanation
 
 
@@ -377,32 +397,3 @@ def _origin(sym: Symbol, ex: Explanation, where: str) -> str:
 
 def _by_list(deps: list[ReverseDep]) -> str:
     return ", ".join(f"{d.by.name} [={d.by.value}]" + (f" if {d.condition}" if d.condition else "") for d in deps)
-
-
-def _reasons(sym: Symbol, ex: Explanation) -> list[str]:
-    """Short sentences for what holds the value down or overrides the user."""
-    reasons: list[str] = []
-    if ex.user_sticks is False and not sym.is_choice:
-        if sym.type in (BOOL, TRISTATE):
-            if sym.rev_dep_tri > sym.user_tri:
-                active = [r for r in ex.selected_by if TRI_STR.index(r.value) > sym.user_tri]
-                reasons.append(f"set to {ex.user_value} but selected to {ex.value} by {_by_list(active)}")
-            elif sym.visible < sym.user_tri:
-                reasons.append(f"set to {ex.user_value} but its prompt is visible only up to {ex.visibility}")
-        elif sym.visible == N:
-            reasons.append(f"set to {ex.user_value!r} but its prompt is hidden, so the value is not used")
-        elif ex.range is not None and ex.range.clamped_from is not None:
-            reasons.append(f"{ex.range.clamped_from} is outside the range {ex.range.low}..{ex.range.high}"
-                           f" ({ex.range.file}:{ex.range.line})")
-    if ex.choice is not None and sym.is_choice_value and ex.choice.visible == "n":
-        reasons.append("its choice is not visible")
-    for leaf in ex.leaves:
-        if leaf.symbols and leaf.symbols[0].name == "MODULES" and leaf.text.startswith("MODULES"):
-            reasons.append("m needs MODULES, which is n")
-        else:
-            reasons.append(f"needs {leaf.text}, which is {leaf.value}")
-    if sym.type in (BOOL, TRISTATE) and sym.curr_tri == N and not sym.prompts and not sym.is_choice:
-        if not any(d.condition_value != "n" for d in ex.defaults) and not ex.leaves:
-            reasons.append("it has no prompt, nothing selects it and no default applies"
-                           if ex.defaults else "it has no prompt and nothing selects or implies it")
-    return reasons

@@ -46,15 +46,34 @@ def readable_expr(e) -> str:
 
 
 def _c_sym(sym: Symbol, out: list[str], with_values: bool | str) -> None:
+    if with_values == "symbols":
+        _readable_sym(sym, out)
+        return
     if sym.name is None:
         out.append("<choice>")
         return
     out.append(sym.name)
-    if with_values == "symbols" and sym.is_const:
-        return
     if with_values and sym.type != UNKNOWN:
         # The value as last computed, even if stale: the C tool prints
         # sym_get_string_value() without recomputing.
+        out.append(f" [={sym.str_value()}]")
+
+
+def _readable_sym(sym: Symbol, out: list[str]) -> None:
+    """A symbol for a person: a choice by its prompt, string constants
+    quoted, other symbols with their value."""
+    if sym.is_choice:
+        prompt = sym.prompts[0].text if sym.prompts else None
+        label = f'choice "{prompt}"' if prompt else f"choice {sym.name or ''}".rstrip()
+        out.append(f"{label} [{'shown' if sym.visible != 0 else 'hidden'}]")
+        return
+    if sym.is_const:
+        name = sym.name or ""
+        plain = name in ("n", "m", "y") or name.lstrip("-").isdigit() or name.lower().startswith("0x")
+        out.append(name if plain else symbol_text(sym))
+        return
+    out.append(sym.name or "")
+    if sym.type != UNKNOWN:
         out.append(f" [={sym.str_value()}]")
 
 

@@ -4,13 +4,14 @@ and calls the IDE layer (``kconfig_ls.ide``), which works on engine objects."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import platform
 import sys
 import threading
 import uuid
 from pathlib import Path
-from urllib.parse import unquote, urlparse
+from urllib.parse import quote, unquote, urlparse
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
@@ -413,6 +414,15 @@ def _target(ls: KconfigServer, uri: str, position: lsp.Position):
     return project, in_config_text(project.kc, document.source, position.line + 1, col)
 
 
+def _explain_link(ls: KconfigServer, sym) -> str | None:
+    """A markdown link running the client's "explain" command on ``sym``,
+    for clients that said they run command links."""
+    if not ls.settings.command_links or not sym.name:
+        return None
+    args = quote(json.dumps([sym.name]))
+    return f"[full explanation](command:kconfig-ls.explain?{args})"
+
+
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
 def on_hover(ls: KconfigServer, params: lsp.HoverParams) -> lsp.Hover | None:
     project, target = _target(ls, params.text_document.uri, params.position)
@@ -425,7 +435,7 @@ def on_hover(ls: KconfigServer, params: lsp.HoverParams) -> lsp.Hover | None:
         elif target.kind == "macro":
             text = hover.macro_markdown(target.name, target.expansion, project.trusted)
         elif target.symbol is not None:
-            text = hover.symbol_hover(project, target.symbol, HOVER_FIX_SECONDS)
+            text = hover.symbol_hover(project, target.symbol, HOVER_FIX_SECONDS, _explain_link(ls, target.symbol))
         else:
             where = navigation.definitions(project, kc, target.name)
             text = f"**CONFIG_{target.name}** is not defined for ARCH={project.arch}" + (
@@ -633,7 +643,8 @@ def cmd_explain(ls: KconfigServer, *args) -> dict:
     (name,) = _command_args(args, "symbol")
     project, sym = _symbol_for(ls, name)
     with project.lock:
-        ex = explain(project.kc, sym, project.relative(project.config_path) if project.config_text else None)
+        config_name = project.relative(project.config_path) if project.config_text else None
+        ex = explain(project.kc, sym, config_name, project.config_text, project.all_arch_definitions)
         text = explanation_text(project.kc, ex)
     return {"markdown": explanation_markdown(ex), "text": text, "explanation": ex.to_dict()}
 

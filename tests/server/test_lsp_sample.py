@@ -142,12 +142,13 @@ async def test_load_reports_progress_and_hover_shows_values(client: LanguageClie
 
     text = await hover_text(client, uri, position_of(drivers, "config E1000"))
     assert "tristate" in text and "value **m**" in text
-    assert "set in .config" in text
+    assert "m because you set it to m in .config:3" in text
     assert "Driver for Intel(R) PRO/1000" in text
     crc = await hover_text(client, uri, position_of(drivers, "select CRC32"))
     assert "value **m**" in crc and "selected by E1000 [=m]" in crc
     hidden = await hover_text(client, uri, position_of(drivers, "config SERIAL_8250_CONSOLE"))
-    assert "value **n**" in hidden and "SERIAL_8250" in hidden and "Why:" in hidden
+    assert "value **n**" in hidden and "n because your y is not used" in hidden
+    assert "- SERIAL_8250 is n: you can set it to y" in hidden
 
 
 @pytest.mark.asyncio
@@ -379,7 +380,9 @@ async def test_explain_and_how_to_commands(client: LanguageClient, tmp_path):
         lsp.ExecuteCommandParams(command="kconfig.explain", arguments=["CONFIG_SERIAL_8250_CONSOLE"]))
     assert result["explanation"]["value"] == "n"
     assert [leaf["text"] for leaf in result["explanation"]["leaves"]] == ["SERIAL_8250 [=n]=y"]
-    assert "held down by" in result["text"]
+    assert result["text"].splitlines()[1] == result["explanation"]["summary"]
+    assert result["explanation"]["account"][0]["kind"] == "user-ignored"
+    assert result["markdown"].startswith("**CONFIG_SERIAL_8250_CONSOLE** · bool · value **n**")
     how = await client.workspace_execute_command_async(
         lsp.ExecuteCommandParams(command="kconfig.howTo", arguments=[{"symbol": "SERIAL_8250_CONSOLE",
                                                                       "target": "y"}]))

@@ -124,7 +124,11 @@ def test_why_explains_and_finds_a_verified_fix(tmp_path):
     proc = cli("why", "CONFIG_SERIAL_8250_CONSOLE", "--tree", str(root))
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("CONFIG_SERIAL_8250_CONSOLE (bool) = n\n")
-    assert "your setting: y (not kept)" in proc.stdout and "- SERIAL_8250 [=n]=y" in proc.stdout
+    lines = proc.stdout.splitlines()
+    assert lines[1] == ("n because your y is not used: its prompt is hidden because it needs SERIAL_8250 [=n]=y; "
+                        "you can set SERIAL_8250")
+    assert "  - you set it to y in .config:1, but its prompt is hidden, so that value is not used" in lines
+    assert "      - SERIAL_8250 is n: you can set it to y (drivers/Kconfig:50)" in lines
     proc = cli("why", "SERIAL_8250_CONSOLE", "--tree", str(root), "--to", "y", "--json")
     answer = json.loads(proc.stdout)
     assert answer["verified"] and answer["assignments"] == {"SERIAL_8250": "y"}
