@@ -65,6 +65,7 @@ def _readable_sym(sym: Symbol, out: list[str]) -> None:
     if sym.is_choice:
         prompt = sym.prompts[0].text if sym.prompts else None
         label = f'choice "{prompt}"' if prompt else f"choice {sym.name or ''}".rstrip()
+        sym.calc_value()
         out.append(f"{label} [{'shown' if sym.visible != 0 else 'hidden'}]")
         return
     if sym.is_const:
@@ -74,6 +75,7 @@ def _readable_sym(sym: Symbol, out: list[str]) -> None:
         return
     out.append(sym.name or "")
     if sym.type != UNKNOWN:
+        sym.calc_value()
         out.append(f" [={sym.str_value()}]")
 
 

@@ -85,6 +85,8 @@ CHOICE_HIDDEN = "choice-hidden"
 MODULES_OFF = "modules-off"  # m counts as y / m needs MODULES
 RANGE = "range"
 TERM = "term"  # an operand of a condition
+SELECT_LINE = "select-line"  # one select/imply of the symbol, with its location
+DEFAULT_LINE = "default-line"  # one default of the symbol, with its location
 SYMBOL = "symbol"  # why an operand's symbol has its value
 SETTABLE = "settable"  # the user can set it: a leaf
 OTHER_ARCH = "other-arch"  # defined only where this arch does not look
@@ -317,7 +319,7 @@ class Accountant:
             r = Reason(DEFAULTS_OFF, "no default applies: the condition of each is n",
                        "no default applies" if value == N else "", sym.name)
             for prop in shown:
-                child = Reason(TERM, f"default {readable_expr(prop.expr)} if {readable_expr(prop.cond)} "
+                child = Reason(DEFAULT_LINE, f"default {readable_expr(prop.expr)} if {readable_expr(prop.cond)} "
                                f"({prop.file}:{prop.line})", "", None, "n", prop.file, prop.line)
                 child.children = self._blocking_terms(prop.cond, Y, depth - 1, path)
                 r.children.append(child)
@@ -429,7 +431,7 @@ class Accountant:
         by.calc_value()
         cond = f" if {readable_expr(prop.cond)}" if prop.cond is not None else ""
         value = self._dep_tri(by, prop)
-        r = Reason(TERM, f"{by.name} [={by.str_value()}]{cond} ({prop.file}:{prop.line})", "", by.name,
+        r = Reason(SELECT_LINE, f"{by.name} [={by.str_value()}]{cond} ({prop.file}:{prop.line})", "", by.name,
                    TRI_STR[value], prop.file, prop.line)
         if depth <= 0:
             return r
@@ -662,11 +664,14 @@ class Accountant:
             return Reason(SEEN, f"{lead} (see above)", lead, name, value, file, line)
         r = Reason(SYMBOL, lead, lead, name, value, file, line)
         if sym.type in (BOOL, TRISTATE) and not sym.prompts and sym.defaults and not self._reverse_deps(sym, "select"):
-            macro = next((m for m in map(self._macro_line, sym.defaults) if m is not None), None)
-            if macro is not None and not self._reverse_deps(sym, "imply"):
+            found = next(((p, m) for p in sym.defaults if (m := self._macro_line(p)) is not None), None)
+            if found is not None and not self._reverse_deps(sym, "imply"):
+                prop, macro = found
                 source = _macro_source(macro)
                 r.kind = TOOLCHAIN
-                r.text = f"{lead}: fixed by {source}: `{macro}` ({file}:{line})" + self._toolchain_note(macro)
+                r.file, r.line = prop.file, prop.line
+                r.text = f"{lead}: fixed by {source}: `{macro}` ({prop.file}:{prop.line})" + \
+                    self._toolchain_note(macro)
                 r.short = f"{lead} (fixed by {source})"
                 return r
         if depth <= 0:
