@@ -67,6 +67,7 @@ USER_IGNORED = "user-ignored"  # set, but the prompt is hidden
 USER_OVERRIDDEN = "user-overridden"  # set lower, a select raised it
 USER_LIMITED = "user-limited"  # set higher, the prompt allows less
 USER_CLAMPED = "user-clamped"  # outside the range
+USER_REJECTED = "user-rejected"  # a config line the reader did not accept
 UNSET = "unset"  # visible, not set: the default decides
 HIDDEN = "hidden"  # the prompt is hidden by these terms
 NO_PROMPT = "no-prompt"
@@ -97,6 +98,8 @@ MORE = "more"  # the chain goes on: `kconfig-ls why NAME`
 
 #: Reasons that decide a value by themselves (a hidden prompt, the user) ...
 _DECISIVE = frozenset({HIDDEN, USER, USER_IGNORED, USER_LIMITED, USER_CLAMPED, CHOICE, CHOICE_HIDDEN})
+#: Leaves nobody changes from the config file.
+_FIXED = frozenset({TOOLCHAIN, OTHER_ARCH, UNDEFINED})
 #: ... which make these only details in the summary.
 _SECONDARY = frozenset({NO_DEFAULT, DEFAULTS_OFF, NOT_SELECTED, SELECTS_OFF, IMPLIES_OFF})
 
@@ -219,11 +222,43 @@ class Accountant:
     def _causes(self, sym: Symbol, depth: int, path: tuple) -> list[Reason]:
         if sym.is_choice:
             return self._choice_causes(sym, depth, path)
+        rejected = self._unused_line(sym, depth, path)
         if sym.type in (BOOL, TRISTATE):
             if sym.is_choice_value and sym.choice is not None and self._choice_decides(sym):
-                return self._member_causes(sym, depth, path)
-            return self._tristate_causes(sym, depth, path)
-        return self._value_causes(sym, depth, path)
+                return rejected + self._member_causes(sym, depth, path)
+            return rejected + self._tristate_causes(sym, depth, path)
+        return rejected + self._value_causes(sym, depth, path)
+
+    def _unused_line(self, sym: Symbol, depth: int, path: tuple) -> list[Reason]:
+        """A config line assigns ``sym`` another value, but the reader kept
+        none: the prompt is hidden (``conf_read`` forgets the values of
+        hidden symbols), or the value is not valid for it (a number out of
+        range, a malformed number)."""
+        if sym.has_user or sym.is_choice:
+            return []
+        number = self._config_line(sym)
+        if number is None:
+            return []
+        line = self.config_text.split("\n")[number - 1]
+        value = "n" if line.endswith(" is not set") else line.split("=", 1)[1] if "=" in line else ""
+        shown = value[1:-1] if len(value) > 1 and value[0] == value[-1] == '"' else value
+        if shown == sym.str_value():
+            return []
+        if sym.visible == N and not sym.transitional:
+            r = Reason(USER_IGNORED, f"{self.config_name}:{number} sets it to {value}, but its prompt is hidden, "
+                       "so that line is not used", f"the {value} at {self.config_name}:{number} is not used: "
+                       "its prompt is hidden", sym.name, value)
+            r.children = self._hidden_terms(sym, Y, depth, path)
+            if r.children:
+                r.short += " because " + _needs_short(r.children)
+            return [r]
+        why = "it is not a valid value for this symbol"
+        prop = sym.range_prop() if sym.type in (INT, HEX) else None
+        if prop is not None:
+            low, high = prop.expr
+            why = f"it is outside the range {low.str_value_now}..{high.str_value_now} ({prop.file}:{prop.line})"
+        return [Reason(USER_REJECTED, f"{self.config_name}:{number} sets it to {value}, which the reader rejected: "
+                       f"{why}", f"your {value} was rejected ({why.split(' (')[0]})", sym.name, value)]
 
     def _tristate_causes(self, sym: Symbol, depth: int, path: tuple) -> list[Reason]:
         value = sym.curr_tri
@@ -231,7 +266,7 @@ class Accountant:
         usable = sym.visible != N or sym.transitional
         user_in_effect = usable and sym.has_user
         where = self._config_where(sym)
-        if sym.has_user and not usable:
+        if sym.has_user and not usable and sym.user_tri != value:
             r = Reason(USER_IGNORED, f"you set it to {TRI_STR[sym.user_tri]}{where}, but its prompt is hidden, "
                        "so that value is not used",
                        f"your {TRI_STR[sym.user_tri]} is not used: its prompt is hidden",
@@ -269,7 +304,9 @@ class Accountant:
                    f"you set it to {name}, but it is limited to {TRI_STR[sym.visible]}", sym.name, name)
         r.children = self._hidden_terms(sym, user, depth, path)
         if r.children:
-            r.short += ": " + _needs_short(r.children, name)
+            terms = _unique(_grouped(c.term) if c.term else c.short for c in r.children)
+            r.short = (f"you set it to {name}, but {_sentence(terms)} limit{'s' if len(terms) == 1 else ''} it to "
+                       f"{TRI_STR[sym.visible]}") + _settable_note(r.children)
         return [r]
 
     def _default_causes(self, sym: Symbol, depth: int, path: tuple) -> list[Reason]:
@@ -451,7 +488,7 @@ class Accountant:
         usable = sym.visible != N or sym.transitional
         where = self._config_where(sym)
         value = _shown(sym.str_value())
-        if sym.has_user and not usable:
+        if sym.has_user and not usable and sym.user_val != sym.str_value():
             r = Reason(USER_IGNORED, f"you set it to {_shown(sym.user_val or '')}{where}, but its prompt is hidden, "
                        "so that value is not used", "your value is not used: its prompt is hidden", sym.name,
                        sym.user_val)
@@ -646,6 +683,8 @@ class Accountant:
                 r.children = self._choice_causes(sym, depth - 1, path)
             return r
         if not sym.nodes:
+            if _literal(sym.name):
+                return Reason(TERM, f"{name} is a constant", "", None, name)
             return self._undefined(sym)
         value = _shown(sym.str_value())
         lead = f"{name} is {value}"
@@ -682,6 +721,12 @@ class Accountant:
         r.text = f"{lead}: {summary.split(' because ', 1)[1]}" if " because " in summary else lead
         self._explained.add(sym)
         r.children = self._causes(sym, depth - 1, (*path, sym))
+        if (need.direction == "up" and sym.type == TRISTATE and sym.prompts and M <= sym.visible < need.level
+                and sym.curr_tri < need.level):
+            # It could be set higher only if its prompt allowed more.
+            limit = Reason(USER_LIMITED, f"its prompt allows at most {TRI_STR[sym.visible]}", "", name)
+            limit.children = self._hidden_terms(sym, need.level, depth - 1, (*path, sym))
+            r.children.append(limit)
         return r
 
     def _undefined(self, sym: Symbol) -> Reason:
@@ -809,12 +854,26 @@ def _or_sides(e) -> list:
 
 
 def _plain(e) -> list:
-    """The non-constant symbols of ``e``, each once."""
+    """The symbols of ``e`` that are not constants, each once (a number or
+    ``y`` written without quotes is a constant for a person, though the C
+    tool keeps it as an undefined symbol)."""
     out = []
     for s in expr_symbols(e):
-        if not s.is_const and s not in out:
+        if not s.is_const and not _literal(s.name) and s not in out:
             out.append(s)
     return out
+
+
+def _literal(name: str | None) -> bool:
+    if name is None:
+        return False
+    if name in TRI_STR:
+        return True
+    try:
+        int(name, 0)
+    except ValueError:
+        return False
+    return True
 
 
 def _dep_names(deps) -> str:
@@ -836,11 +895,24 @@ def _needs_short(children: list[Reason], level: str = "") -> str:
     terms = _unique(_grouped(c.term) if c.term else c.short for c in children)
     if not terms:
         return ""
-    text = ("it needs " if not level else f"{level} needs ") + _sentence(terms)
-    settable = _unique(r.symbol for c in children for r in c.walk() if r.kind == SETTABLE and r.symbol)
+    return ("it needs " if not level else f"{level} needs ") + _sentence(terms) + _settable_note(children)
+
+
+def _settable_note(children: list[Reason]) -> str:
+    """"; you can set C" for the settable leaves below ``children``, or
+    what fixes them when none is settable."""
+    below = [r for c in children for r in c.walk()]
+    settable = _unique(r.symbol for r in below if r.kind == SETTABLE and r.symbol)
     if settable:
-        text += "; you can set " + _sentence(settable)
-    return text
+        return "; you can set " + _sentence(settable)
+    fixed = [r for r in below if r.kind in _FIXED and r.symbol]
+    if fixed:
+        kinds = {r.kind for r in fixed}
+        what = ("fixed by the toolchain" if kinds == {TOOLCHAIN} else
+                "not on this architecture" if kinds == {OTHER_ARCH} else "not settable here")
+        names = _unique(r.symbol for r in fixed)
+        return f"; {_sentence(names)} {'is' if len(names) == 1 else 'are'} {what}"
+    return ""
 
 
 def _grouped(term: str) -> str:

@@ -186,6 +186,8 @@ def _claim_problems(r: R.Reason, parent: R.Reason | None, facts: SourceFacts, va
             out.append(f"says {sym} is not in this arch's tree, but a loaded file defines it")
         if not re.match(rf"^\s*(?:menu)?config\s+{re.escape(sym)}\b", facts.line(r.file or "", r.line or 0)):
             out.append(f"cites {r.file}:{r.line} as {sym}'s definition")
+    if r.kind in (R.UNDEFINED, R.OTHER_ARCH) and not re.fullmatch(r"[A-Za-z0-9_]*[A-Za-z_][A-Za-z0-9_]*", sym or ""):
+        out.append(f"treats {sym!r}, a constant, as a symbol")
     if r.kind == R.UNDEFINED and sym in facts.everywhere():
         out.append(f"says no Kconfig file defines {sym}, but {facts.everywhere()[sym][0]} does")
     if r.kind == R.SETTABLE:
