@@ -65,6 +65,8 @@ async function startClient(): Promise<void> {
     documentSelector: [{ language: "kconfig" }, { language: "kconfig-config" }],
     initializationOptions: initializationOptions(settings(), vscode.workspace.isTrusted),
     outputChannel: output,
+    // The hover's "full explanation" link runs this command, and only it.
+    markdown: { isTrusted: { enabledCommands: ["kconfig-ls.explain"] } },
     synchronize: {
       fileEvents: vscode.workspace.createFileSystemWatcher("**/{Kconfig,Kconfig.*,Config.in,*.kconfig,.config}"),
     },
@@ -117,8 +119,10 @@ async function showText(title: string, text: string): Promise<void> {
   await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true });
 }
 
-async function explainCommand(): Promise<void> {
-  const name = symbolAtCursor() ?? (await vscode.window.showInputBox({ prompt: "Symbol to explain" }));
+async function explainCommand(symbol?: unknown): Promise<void> {
+  // From a hover link the symbol comes as the argument.
+  const given = typeof symbol === "string" ? symbol : undefined;
+  const name = given ?? symbolAtCursor() ?? (await vscode.window.showInputBox({ prompt: "Symbol to explain" }));
   if (!name) return;
   const result = await execute<{ text: string }>("kconfig.explain", name);
   if (result) await showText(`# Why CONFIG_${name} has its value`, "```\n" + result.text + "```");

@@ -13,6 +13,8 @@ export interface InitializationOptions {
   kconfig: { arch?: string; configFile?: string; root?: string; kconfigVersion?: string; trustedRoots: string[] };
   /** VS Code's workspace trust: only then may the tree's $(shell,...) run. */
   trusted: boolean;
+  /** Hovers may link to the extension's (trusted) explain command. */
+  commandLinks: boolean;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -30,7 +32,7 @@ export function initializationOptions(settings: KconfigSettings, workspaceTruste
   if (configFile) kconfig.configFile = configFile;
   if (root) kconfig.root = root;
   if (kconfigVersion) kconfig.kconfigVersion = kconfigVersion;
-  return { kconfig, trusted: workspaceTrusted };
+  return { kconfig, trusted: workspaceTrusted, commandLinks: true };
 }
 
 /** The status bar text: ARCH (kernel trees have one) and the config file's name. */

@@ -105,7 +105,7 @@ test("findBundle reads the bundled package's version", () => {
 
 test("settings become initializationOptions with the workspace trust", () => {
   assert.deepEqual(initializationOptions({ arch: "x86_64", configFile: "", root: " ", trustedRoots: ["/src"] }, false),
-    { kconfig: { arch: "x86_64", trustedRoots: ["/src"] }, trusted: false });
+    { kconfig: { arch: "x86_64", trustedRoots: ["/src"] }, trusted: false, commandLinks: true });
   assert.equal(initializationOptions({}, true).trusted, true);
   assert.deepEqual(initializationOptions({ kconfigVersion: "6.1" }, true).kconfig, { kconfigVersion: "6.1", trustedRoots: [] });
 });
