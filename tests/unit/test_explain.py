@@ -226,7 +226,7 @@ def test_m_limited_by_dependency_at_m(kc, tree, c_conf):
     assert ex.value == "m" and ex.user_value == "y" and ex.user_sticks is False
     assert [leaf.text for leaf in ex.leaves] == ["TRI_DEP [=m]"]
     assert ex.account[0].kind == "user-limited" and "allows at most m" in ex.reasons[0]
-    assert ex.summary == "m because you set it to y, but it is limited to m: y needs TRI_DEP [=m]; you can set TRI_DEP"
+    assert ex.summary == "m because you set it to y, but TRI_DEP [=m] limits it to m; you can set TRI_DEP"
     assert solve(kc, tree, c_conf, "LIMITED", "y", base) == {"TRI_DEP": "y"}
 
 
