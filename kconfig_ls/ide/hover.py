@@ -83,7 +83,8 @@ def hover_markdown(
     for prompt in ex.prompts:
         cond = f" if `{_clip(prompt.condition.text)}`" if prompt.condition is not None else ""
         details.append(f'Prompt: "{prompt.text}"{cond} · visible {ex.visibility}')
-    if ex.depends is not None:
+    if ex.depends is not None and all(p.condition is None or p.condition.text != ex.depends.text
+                                      for p in ex.prompts):
         details.append(f"Depends on: `{_clip(ex.depends.text)}` → {ex.depends.value}")
     if ex.range is not None:
         details.append(f"Range: {ex.range.low} .. {ex.range.high}")

@@ -19,7 +19,7 @@ WIDTH = 200
 #: Names a folded list spells out in the terminal text before counting.
 NAMED = 20
 #: Bullet lines of reasons in a hover (the full account is one command away).
-HOVER_LINES = 8
+HOVER_LINES = 6
 _TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
 
 

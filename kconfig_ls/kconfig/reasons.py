@@ -101,7 +101,7 @@ _DECISIVE = frozenset({HIDDEN, USER, USER_IGNORED, USER_LIMITED, USER_CLAMPED, C
 #: Leaves nobody changes from the config file.
 _FIXED = frozenset({TOOLCHAIN, OTHER_ARCH, UNDEFINED})
 #: ... which make these only details in the summary.
-_SECONDARY = frozenset({NO_DEFAULT, DEFAULTS_OFF, NOT_SELECTED, SELECTS_OFF, IMPLIES_OFF})
+_SECONDARY = frozenset({NO_DEFAULT, DEFAULTS_OFF, NOT_SELECTED, SELECTS_OFF, IMPLIES_OFF, IMPLY_BLOCKED})
 
 
 @dataclass
@@ -426,9 +426,11 @@ class Accountant:
                 short = f"{_names(active)} {'selects' if count == 1 else 'select'} it, so your " \
                         f"{TRI_STR[sym.user_tri]} does not stick"
             r = Reason(SELECTED, head, short, sym.name, TRI_STR[sym.rev_dep_tri])
-            if len(path) == 1:
-                r.children = [self._selector_line(by, prop, "off", depth, path) for by, prop in listed]
-            r.folded = [by.name for by, _ in active[LISTED:]]
+            if len(path) > 1:
+                # Deeper in a chain, only what could turn the first few off.
+                listed, depth = active[:FOLD], min(depth, 1)
+            r.children = [self._selector_line(by, prop, "off", depth, path) for by, prop in listed]
+            r.folded = [by.name for by, _ in active[len(listed):]]
             out = [r]
             off = [by.name for by, prop in deps if self._dep_tri(by, prop) == N]
             if off:
@@ -553,7 +555,7 @@ class Accountant:
         where = f" ({node.file}:{node.line})" if node is not None else ""
         return (f"the choice \"{prompt}\"" if prompt else f"the choice {choice.name or ''}".rstrip()) + where
 
-    def _selection_reason(self, choice: Symbol, depth: int, path: tuple) -> Reason:
+    def _selection_reason(self, choice: Symbol) -> Reason:
         """Why the choice selected what it did: the user, its default or
         the first visible member."""
         chosen = choice.selection
@@ -586,7 +588,7 @@ class Accountant:
         if sym.visible == N:
             return [self._hidden(sym, True, depth, path)]
         chosen = choice.selection
-        why = self._selection_reason(choice, depth, path)
+        why = self._selection_reason(choice)
         if chosen is sym:
             r = Reason(CHOICE, f"it is the selected member of {label}", f"it is the selected member of "
                        f"{label.split(' (')[0]}: {why.short}", sym.name, "y")
@@ -612,7 +614,7 @@ class Accountant:
             from .member_choices import settle
 
             settle(choice)
-        why = self._selection_reason(choice, depth, path)
+        why = self._selection_reason(choice)
         chosen = choice.selection
         if chosen is None:
             return [why]

@@ -105,7 +105,7 @@ def test_hover_definition_and_diagnostics_in_a_real_vscode(ready, tmp_path):
                           "--break-at", str(depends), "--read-output", home=tmp_path / "home")
     hover = result["hover"]
     assert hover.startswith("CONFIG_E1000 · tristate · value m"), hover
-    assert "m because you set it to m in .config:3" in hover and "Depends on: NETDEVICES [=y] && PCI [=y]" in hover
+    assert "m because you set it to m in .config:3" in hover and "if NETDEVICES [=y] && PCI [=y] · visible y" in hover
     assert "Driver for Intel(R) PRO/1000" in hover
     # The status bar item the extension adds once the server has loaded.
     assert "Kconfig: .config" in result["status"], result["status"]

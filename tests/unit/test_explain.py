@@ -11,7 +11,7 @@ from conftest import run_c_conf, write_tree
 
 from kconfig_ls.kconfig import Kconfig, configfile
 from kconfig_ls.kconfig.explain import explain
-from kconfig_ls.kconfig.explain_report import explanation_text, howto_text
+from kconfig_ls.kconfig.explain_report import explanation_markdown, explanation_text, howto_text
 from kconfig_ls.kconfig.generation import by_name
 from kconfig_ls.kconfig.howto import TargetError, how_to
 from kconfig_ls.kconfig.scenario import config_with
@@ -296,3 +296,94 @@ def test_explain_a_choice(kc):
     load(kc, "")
     hidden = explain(kc, choice)
     assert hidden.visibility == "n" and [leaf.text for leaf in hidden.leaves] == ["NET [=n]"]
+
+
+def kinds(ex) -> set[str]:
+    return {r.kind for top in ex.account for r in top.walk()}
+
+
+def test_account_of_a_hidden_prompt_names_what_can_be_set(kc):
+    load(kc, "")
+    ex = explain(kc, kc.find("DRIVER"))
+    assert ex.summary == ("n because it needs PCI [=n] and (NET [=n] || COMPILE_TEST [=n]); "
+                          "you can set PCI, NET and COMPILE_TEST")
+    assert [r.kind for r in ex.account] == ["hidden", "no-default", "not-selected"]
+    leaf = ex.account[0].children[0]
+    assert (leaf.kind, leaf.symbol, leaf.set_to, leaf.file, leaf.line) == ("settable", "PCI", "y", "Kconfig", 6)
+
+
+def test_account_of_selects(kc, tree):
+    load(kc, "CONFIG_USER_OF_HELPER=y\n")
+    ex = explain(kc, kc.find("HELPER"))
+    assert ex.summary == "y because USER_OF_HELPER selects it"
+    selected = next(r for r in ex.account if r.kind == "selected")
+    line = selected.children[0]
+    assert line.kind == "select-line" and line.file == "Kconfig"
+    assert (tree / "Kconfig").read_text().split("\n")[line.line - 1] == "\tselect HELPER"
+    assert line.children[0].kind == "settable" and line.children[0].set_to == "n"
+    # A select under a condition that is n: the condition is named.
+    load(kc, "CONFIG_COND_SELECTOR=y\n")
+    ex = explain(kc, kc.find("HELPER2"))
+    assert ex.summary.endswith("COND_SELECTOR selects it only if NET [=n], which is n")
+    assert "nothing selects it" not in explanation_text(kc, ex)
+
+
+def test_account_of_imply_and_its_dependencies(kc):
+    load(kc, "CONFIG_IMPLIER=y\n")
+    ex = explain(kc, kc.find("WEAK"))
+    assert "imply-blocked" in kinds(ex) and "its dependencies stop an imply" not in ex.summary
+    assert ex.summary == "n because it needs NET [=n]; you can set NET"
+    load(kc, "CONFIG_IMPLIER=y\nCONFIG_NET=y\n")
+    assert explain(kc, kc.find("WEAK")).summary == "y because it is implied by IMPLIER"
+
+
+def test_account_of_a_choice_member(kc):
+    load(kc, "CONFIG_NET=y\n")
+    ex = explain(kc, kc.find("MODE_B"))
+    assert ex.summary == ('n because the choice "mode" is set to MODE_A (MODE_A is its first visible member); '
+                          "you can pick this one")
+    load(kc, "")
+    ex = explain(kc, kc.find("MODE_B"))
+    assert ex.account[0].kind == "choice-hidden" and "you can set NET" in ex.summary
+    assert "<choice>" not in explanation_text(kc, ex)
+
+
+def test_account_of_a_value_that_does_not_stick(kc, generation):
+    load(kc, "CONFIG_COUNT=40\n")
+    ex = explain(kc, kc.find("COUNT"), ".config", "CONFIG_COUNT=40\n")
+    if generation == "6.1":
+        # Read and refused (out of range): the default applies.
+        assert ex.value == "4" and ex.account[0].kind == "user-rejected"
+        assert ex.summary.startswith("4 because your 40 was rejected (it is outside the range 2..16)")
+    else:
+        # Kept as the user's and clamped to the range.
+        assert ex.value == "16" and ex.account[0].kind == "user-clamped"
+        assert ex.summary == "16 because 40 is outside the range 2..16"
+    assert "outside the range 2..16 (Kconfig:" in ex.account[0].text
+    load(kc, "CONFIG_IN_IF=y\n")
+    ex = explain(kc, kc.find("IN_IF"), "x.config", "CONFIG_IN_IF=y\n")
+    assert ex.account[0].kind == "user-ignored" and ex.account[0].text.startswith("you set it to y in x.config:1")
+    assert ex.summary.startswith("n because your y is not used: its prompt is hidden because it needs NET [=n]")
+
+
+def test_account_reaches_fixed_facts(kc):
+    load(kc, "")
+    ex = explain(kc, kc.find("NEEDS_FIXED"))
+    fixed = ex.account[0].children[0]
+    assert fixed.symbol == "FIXED_OFF" and fixed.text.startswith("FIXED_OFF is n: it has no prompt")
+    assert {r.kind for r in fixed.walk()} >= {"no-prompt", "default", "not-selected"}
+    # A `!X` operand: X is y because something selects it, which the user can turn off.
+    load(kc, "CONFIG_USER_OF_HELPER=y\n")
+    ex = explain(kc, kc.find("BLOCKED"))
+    helper = ex.account[0].children[0]
+    assert helper.term == "!HELPER [=y]" and helper.symbol == "HELPER"
+    assert any(r.kind == "settable" and r.symbol == "USER_OF_HELPER" and r.set_to == "n" for r in helper.walk())
+
+
+def test_markdown_and_json_come_from_the_account(kc):
+    load(kc, "")
+    ex = explain(kc, kc.find("DRIVER"))
+    md = explanation_markdown(ex, lines=2, more="more")
+    assert md.splitlines()[1] == ex.summary and md.splitlines()[-1] == "- … more"
+    data = ex.to_dict()
+    assert data["summary"] == ex.summary and data["account"][0]["children"][0]["set_to"] == "y"
