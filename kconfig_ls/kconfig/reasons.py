@@ -222,12 +222,18 @@ class Accountant:
     def _causes(self, sym: Symbol, depth: int, path: tuple) -> list[Reason]:
         if sym.is_choice:
             return self._choice_causes(sym, depth, path)
-        rejected = self._unused_line(sym, depth, path)
+        out = self._unused_line(sym, depth, path)
         if sym.type in (BOOL, TRISTATE):
             if sym.is_choice_value and sym.choice is not None and self._choice_decides(sym):
-                return rejected + self._member_causes(sym, depth, path)
-            return rejected + self._tristate_causes(sym, depth, path)
-        return rejected + self._value_causes(sym, depth, path)
+                out += self._member_causes(sym, depth, path)
+            else:
+                out += self._tristate_causes(sym, depth, path)
+        else:
+            out += self._value_causes(sym, depth, path)
+        if any(r.kind == USER_IGNORED for r in out):
+            # "not used: its prompt is hidden" already names the operands.
+            out = [r for r in out if r.kind != HIDDEN]
+        return out
 
     def _unused_line(self, sym: Symbol, depth: int, path: tuple) -> list[Reason]:
         """A config line assigns ``sym`` another value, but the reader kept
@@ -316,8 +322,7 @@ class Accountant:
         value = sym.curr_tri
         if sym.prompts:
             if sym.visible == N:
-                if not sym.has_user:
-                    out.append(self._hidden(sym, value == N, depth, path))
+                out.append(self._hidden(sym, value == N, depth, path))
             elif value == N:
                 set_to = _first_above(sym, N)
                 out.append(Reason(UNSET, f"it is not set in {self.config_name}, so its default decides"
@@ -511,7 +516,7 @@ class Accountant:
                 out.append(Reason(USER, f"you set it to {_shown(sym.user_val or '')}{where}",
                                   f"you set it{where}", sym.name, sym.user_val))
             return out
-        if sym.prompts and sym.visible == N and not sym.has_user:
+        if sym.prompts and sym.visible == N:
             out.append(self._hidden(sym, False, depth, path))
         applied = sym.default_prop()
         if applied is None:
