@@ -41,6 +41,11 @@ local ok, err = pcall(function()
     for _, r in pairs(responses) do
       if r.result and r.result.contents then
         result.hover = r.result.contents.value
+        -- What Neovim's own hover handler shows: the markdown in a float.
+        local lines = vim.lsp.util.convert_input_to_markdown_lines(r.result.contents)
+        lines = vim.lsp.util.trim_empty_lines(lines)
+        local float_buf = vim.lsp.util.open_floating_preview(lines, 'markdown', {})
+        result.hover_float = vim.api.nvim_buf_get_lines(float_buf, 0, -1, false)
         return true
       end
     end

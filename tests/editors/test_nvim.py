@@ -88,6 +88,12 @@ def test_nvim_on_the_kernel_tree(tmp_path, kernel_tree):
     assert name.read_bytes() == before
     assert result["attached"]
     assert "CONFIG_E1000" in result["hover"] and "tristate" in result["hover"]
+    # The float Neovim shows: the sentence saying why on its own line, the
+    # reasons as list items, nothing escaped for HTML.
+    float_lines = result["hover_float"]
+    assert any(line.startswith(("n because ", "y because ", "m because ")) for line in float_lines), float_lines
+    assert any(line.startswith("- ") for line in float_lines), float_lines
+    assert not any("&lt;" in line or "\\<" in line for line in float_lines), float_lines
     assert result["statusline"].startswith("Kconfig: x86_64 · ")
     assert [(d["file"].split("linux-source-6.1/")[1], d["line"]) for d in result["definitions"]] == [
         ("drivers/net/ethernet/intel/Kconfig", e1000)]
