@@ -11,14 +11,20 @@ import sys
 import time
 
 from . import __version__
-from .kconfig import configfile, session
-from .kconfig import generation as generations
-from .kconfig.configfile import N_AS_VALUE, symbol_line
-from .kconfig.defconfigs import apply_defconfig, defconfig_exists
-from .kconfig.errors import KconfigError, Severity
-from .kconfig.kernel import kernel_env
-from .kconfig.newconfig import new_symbols
-from .kconfig.tree import Kconfig
+from .stdin_lines import for_conf
+
+#: For ``conf`` in a mode that reads answers, standard input is drained from
+#: here on, before the engine's imports (see :mod:`.stdin_lines`).
+_EARLY_STDIN = for_conf(sys.argv[1:])
+
+from .kconfig import configfile, session  # noqa: E402
+from .kconfig import generation as generations  # noqa: E402
+from .kconfig.configfile import N_AS_VALUE, symbol_line  # noqa: E402
+from .kconfig.defconfigs import apply_defconfig, defconfig_exists  # noqa: E402
+from .kconfig.errors import KconfigError, Severity  # noqa: E402
+from .kconfig.kernel import kernel_env  # noqa: E402
+from .kconfig.newconfig import new_symbols  # noqa: E402
+from .kconfig.tree import Kconfig  # noqa: E402
 
 CONF_MODES = (
     "oldaskconfig",
@@ -127,10 +133,11 @@ def conf_main(argv: list[str]) -> int:
         silent = True
     stdin_lines = None
     if mode in ("oldaskconfig", "oldconfig", "syncconfig"):
-        from .kconfig.interactive import StdinLines
+        global _EARLY_STDIN
+        from .stdin_lines import StdinLines
 
-        # Start reading stdin before the (slow) parse, as a writer may flood it.
-        stdin_lines = StdinLines()
+        # Read stdin from now on at the latest: a writer may flood it.
+        stdin_lines, _EARLY_STDIN = _EARLY_STDIN or StdinLines(), None
     message = None if silent else _message
     env = dict(os.environ)
     seed = None

@@ -4,12 +4,11 @@ the same answers accepted, the same text on stdout."""
 
 from __future__ import annotations
 
-import os
 import sys
-import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
+from ..stdin_lines import StdinLines
 from .configfile import menu_is_visible
 from .expr import HEX, INT, STRING, M, N, Y
 from .help_text import symbol_help
@@ -21,54 +20,6 @@ if TYPE_CHECKING:
     from .menu import MenuNode
     from .symbols import Symbol
     from .tree import Kconfig
-
-
-class StdinLines:
-    """Reads lines from file descriptor 0 while draining it in a thread, so a
-    writer that floods the pipe with newlines (as the kernel's own conf tests
-    do) never blocks on a full pipe."""
-
-    def __init__(self, fd: int = 0):
-        self.fd = fd
-        self.buf = bytearray()
-        self.eof = False
-        #: A read met the end of input (C's ``feof(stdin)``).
-        self.hit_eof = False
-        self.cond = threading.Condition()
-        threading.Thread(target=self._drain, daemon=True).start()
-
-    def _drain(self) -> None:
-        while True:
-            try:
-                chunk = os.read(self.fd, 65536)
-            except OSError:
-                chunk = b""
-            with self.cond:
-                if not chunk:
-                    self.eof = True
-                else:
-                    self.buf += chunk
-                self.cond.notify_all()
-            if not chunk:
-                return
-
-    def readline(self) -> str | None:
-        """One line including its newline, or None at end of input."""
-        with self.cond:
-            while True:
-                nl = self.buf.find(b"\n")
-                if nl >= 0:
-                    line = bytes(self.buf[: nl + 1])
-                    del self.buf[: nl + 1]
-                    return line.decode("utf-8", "surrogateescape")
-                if self.eof:
-                    self.hit_eof = True
-                    if self.buf:
-                        line = bytes(self.buf)
-                        self.buf.clear()
-                        return line.decode("utf-8", "surrogateescape")
-                    return None
-                self.cond.wait()
 
 
 def _strip(text: str) -> str:

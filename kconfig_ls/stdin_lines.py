@@ -1,0 +1,76 @@
+"""Reading conf's answers from standard input, started before anything else.
+
+The kernel's own conf tests write newlines into conf's standard input in a
+tight loop until it exits.  The C tool exits within milliseconds; a Python
+process needs tens of them just to import, and once the pipe is full the
+writer blocks and then fails when conf exits.  So an interactive ``conf``
+run drains its input from the first moment (:func:`for_conf`, called before
+the engine is imported), and the conversation reads the lines from here.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+#: conf's modes that read answers from standard input (the default is oldaskconfig).
+READING_MODES = ("--oldaskconfig", "--oldconfig", "--syncconfig")
+
+
+class StdinLines:
+    """Reads lines from file descriptor 0 while draining it in a thread, so a
+    writer that floods the pipe with newlines (as the kernel's own conf tests
+    do) never blocks on a full pipe."""
+
+    def __init__(self, fd: int = 0):
+        self.fd = fd
+        self.buf = bytearray()
+        self.eof = False
+        #: A read met the end of input (C's ``feof(stdin)``).
+        self.hit_eof = False
+        self.cond = threading.Condition()
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self) -> None:
+        while True:
+            try:
+                chunk = os.read(self.fd, 65536)
+            except OSError:
+                chunk = b""
+            with self.cond:
+                if not chunk:
+                    self.eof = True
+                else:
+                    self.buf += chunk
+                self.cond.notify_all()
+            if not chunk:
+                return
+
+    def readline(self) -> str | None:
+        """One line including its newline, or None at end of input."""
+        with self.cond:
+            while True:
+                nl = self.buf.find(b"\n")
+                if nl >= 0:
+                    line = bytes(self.buf[: nl + 1])
+                    del self.buf[: nl + 1]
+                    return line.decode("utf-8", "surrogateescape")
+                if self.eof:
+                    self.hit_eof = True
+                    if self.buf:
+                        line = bytes(self.buf)
+                        self.buf.clear()
+                        return line.decode("utf-8", "surrogateescape")
+                    return None
+                self.cond.wait()
+
+
+def for_conf(argv: list[str]) -> StdinLines | None:
+    """A reader already draining standard input, when ``argv`` (after the
+    program name) is a ``conf`` run in a mode that reads answers."""
+    if not argv or argv[0] != "conf" or any(a in ("-h", "--help") for a in argv):
+        return None
+    modes = [a.split("=", 1)[0] for a in argv[1:] if a.startswith("--")]
+    if modes and modes[-1] not in READING_MODES:
+        return None
+    return StdinLines()
