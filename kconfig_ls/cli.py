@@ -24,6 +24,7 @@ from .kconfig.defconfigs import apply_defconfig, defconfig_exists  # noqa: E402
 from .kconfig.errors import KconfigError, Severity  # noqa: E402
 from .kconfig.kernel import kernel_env  # noqa: E402
 from .kconfig.newconfig import new_symbols  # noqa: E402
+from .kconfig.shell_cache import ShellCache  # noqa: E402
 from .kconfig.tree import Kconfig  # noqa: E402
 
 CONF_MODES = (
@@ -81,7 +82,9 @@ def _load(kconfig: str, env: dict[str, str] | None, srctree: str | None) -> Kcon
     except ValueError as exc:
         sys.stderr.write(f"kconfig-ls: {exc} (from ${generations.VERSION_VARIABLE})\n")
         raise SystemExit(2) from None
-    kc = Kconfig(kconfig, srctree=srctree, env=env, warn_stream=sys.stderr, generation=gen)
+    shell = ShellCache(tree, env if env is not None else os.environ)
+    kc = Kconfig(kconfig, srctree=srctree, env=env, shell=shell, warn_stream=sys.stderr, generation=gen)
+    shell.save()
     kc.unmet_callback = _print_unmet
     fatal = [d for d in kc.errors if gen.cycles_are_fatal or d.code != "recursive-dep"]
     if fatal:
@@ -320,8 +323,10 @@ def config_main(args: argparse.Namespace) -> int:
         gen = generations.choose(tree, os.environ, args.kconfig_version)
         if args.verbose:
             sys.stderr.write(f"kconfig-ls: kconfig {gen.name} rules ({gen.description})\n")
-        kc = Kconfig(ke.kconfig, srctree=".", env=ke.env, warn_stream=sys.stderr if args.verbose else None,
-                     generation=gen)
+        shell = ShellCache(".", ke.env)
+        kc = Kconfig(ke.kconfig, srctree=".", env=ke.env, shell=shell,
+                     warn_stream=sys.stderr if args.verbose else None, generation=gen)
+        shell.save()
         status = _config_mode(kc, ke, args.mode, defconfig, config_in, out, fragments)
     except KconfigError as exc:
         sys.stderr.write(f"kconfig-ls: {exc}\n")

@@ -21,7 +21,7 @@ from ..kconfig.errors import KconfigError
 from ..kconfig.filecheck import FileCheck
 from ..kconfig.howto import HowTo, how_to, meet_dependencies
 from ..kconfig.kernel import host_arch, kernel_env
-from ..kconfig.preprocess import run_shell
+from ..kconfig.shell_cache import ShellCache
 from ..kconfig.tree import Kconfig, gc_paused
 
 ROOT_FILES = ("Kconfig", "Config.in")
@@ -89,28 +89,27 @@ def _is_kernel_tree(path: str) -> bool:
 
 
 class ShellPolicy:
-    """Runs ``$(shell,...)`` only for a trusted tree, caching results per
-    session (keyed by command and environment); otherwise every command
-    expands to nothing and is remembered, so the user can be told."""
+    """Runs ``$(shell,...)`` only for a trusted tree, through the
+    persistent result cache (:mod:`..kconfig.shell_cache`); otherwise every
+    command expands to nothing and is remembered, so the user can be told."""
 
     def __init__(self, trusted: bool, cwd: str, env: dict[str, str]):
         self.trusted = trusted
         self.cwd = cwd
         self.env = env
-        self.cache: dict[str, str] = {}
         self.denied: list[str] = []
-        self._env_key = hash(tuple(sorted(env.items())))
+        self.cache = ShellCache(cwd, env) if trusted else None
 
     def __call__(self, command: str) -> str:
-        if not self.trusted:
+        if self.cache is None:
             if command not in self.denied:
                 self.denied.append(command)
             return ""
-        key = f"{self._env_key}\0{command}"
-        result = self.cache.get(key)
-        if result is None:
-            result = self.cache[key] = run_shell(command, cwd=self.cwd, env=self.env)
-        return result
+        return self.cache(command)
+
+    def save(self) -> None:
+        if self.cache is not None:
+            self.cache.save()
 
 
 class LoadCancelled(Exception):
@@ -240,6 +239,7 @@ class Project:
                     generation=self.generation,
                 )
                 report(len(kc.files))
+                self.shell.save()
                 config_text, config_result = self._load_config(kc, overlays)
         except KconfigError as exc:
             with self.lock:
