@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from kconfig_ls.kconfig import configfile, session  # noqa: E402
 from kconfig_ls.kconfig.kernel import kernel_env  # noqa: E402
+from kconfig_ls.kconfig.shell_cache import ShellCache  # noqa: E402
 from kconfig_ls.kconfig.tree import Kconfig  # noqa: E402
 
 
@@ -82,22 +83,33 @@ def main() -> int:
     run_make()  # builds conf in the O= directory once
     results["make (C conf + make overhead)"] = median_time(run_make, args.runs)
 
-    def run_ours() -> None:
-        kc = Kconfig(ke.kconfig, srctree=str(tree), env=ke.env)
+    cache_home = work / "cache"
+
+    def run_ours(warm: bool) -> None:
+        shell = ShellCache(str(tree), dict(ke.env, XDG_CACHE_HOME=str(cache_home))) if warm else None
+        kc = Kconfig(ke.kconfig, srctree=str(tree), env=ke.env, shell=shell)
+        if shell is not None:
+            shell.save()
         session.apply_mode(kc, args.mode)
         configfile.config_text(kc)
 
-    results["kconfig-ls (in process)"] = median_time(run_ours, args.runs)
+    results["kconfig-ls (in process, cold)"] = median_time(lambda: run_ours(False), args.runs)
+    run_ours(True)  # fills the shell cache
+    results["kconfig-ls (in process, warm shell cache)"] = median_time(lambda: run_ours(True), args.runs)
 
     ours_env = dict(c_env, KCONFIG_CONFIG=str(work / "ours.config"),
                     PYTHONPATH=str(Path(__file__).resolve().parent.parent))
 
-    def run_ours_cli() -> None:
+    def run_ours_cli(warm: bool) -> None:
+        env = dict(ours_env, XDG_CACHE_HOME=str(cache_home)) if warm else dict(ours_env, KCONFIG_LS_NO_CACHE="1")
         subprocess.run([sys.executable, "-m", "kconfig_ls.cli", "conf", "-s", f"--{args.mode}", "Kconfig"],
-                       cwd=tree, env=ours_env, check=True, stdout=subprocess.DEVNULL)
+                       cwd=tree, env=env, check=True, stdout=subprocess.DEVNULL)
 
-    results["kconfig-ls conf (new process)"] = median_time(run_ours_cli, args.runs)
+    results["kconfig-ls conf (new process, cold)"] = median_time(lambda: run_ours_cli(False), args.runs)
     same = (work / "ours.config").read_bytes() == (work / "c.config").read_bytes()
+    run_ours_cli(True)
+    results["kconfig-ls conf (new process, warm shell cache)"] = median_time(lambda: run_ours_cli(True), args.runs)
+    same = same and (work / "ours.config").read_bytes() == (work / "c.config").read_bytes()
 
     try:
         import kconfiglib  # type: ignore
@@ -126,9 +138,10 @@ def main() -> int:
         results["Kconfiglib 14.1 (load, set all, write)"] = median_time(run_kconfiglib, args.runs)
 
     base = results["C conf"]
+    make = results["make (C conf + make overhead)"]
     print(f"{args.mode} on {tree} ARCH={args.arch}, median of {args.runs} runs")
     for name, seconds in results.items():
-        print(f"  {name:45s} {seconds:7.3f} s   x{seconds / base:5.2f} of C conf")
+        print(f"  {name:50s} {seconds:7.3f} s   x{seconds / base:5.2f} of C conf   x{seconds / make:5.2f} of make")
     print(f"  kconfig-ls output identical to C conf: {same}")
     shutil.rmtree(work, ignore_errors=True)
     return 0
