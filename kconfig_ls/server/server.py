@@ -24,6 +24,8 @@ from ..ide import actions as ide_actions
 from ..ide import completion, diagnostics, hover, navigation, outline
 from ..ide.locate import Locator, in_checked_file, in_config_text
 from ..ide.project import Project, Settings, find_root, is_kconfig_file
+from ..kconfig.kernel import available_arches, srcarch_for
+from .answers import AnsweringProtocol, BadArgument, CommandFailed, answered
 from .positions import Columns
 
 #: Quiet time after an edit before the edited buffer is checked on its own.
@@ -54,7 +56,7 @@ class KconfigServer(LanguageServer):
     """Holds the open project and the pending re-load."""
 
     def __init__(self) -> None:
-        super().__init__("kconfig-ls", __version__)
+        super().__init__("kconfig-ls", __version__, protocol_cls=AnsweringProtocol)
         self.settings = Settings()
         self.project: Project | None = None
         self.locator: Locator | None = None
@@ -402,7 +404,11 @@ def _target(ls: KconfigServer, uri: str, position: lsp.Position):
     if project is None or project.kc is None or ls.locator is None:
         return None, None
     path = uri_to_path(uri)
+    if not _has_text(ls, uri):
+        return project, None
     document = ls.workspace.get_text_document(uri)
+    if position.line > len(document.lines):
+        raise BadArgument(f"line {position.line} is past the end of the document ({len(document.lines)} lines)")
     line = document.lines[position.line].rstrip("\r\n") if position.line < len(document.lines) else ""
     col = ls.columns.from_client(line, position.character)
     if is_kconfig_file(path):
@@ -412,6 +418,12 @@ def _target(ls: KconfigServer, uri: str, position: lsp.Position):
             return project, ls.locator.in_kconfig(name, position.line + 1, col)
         return project, in_checked_file(view, name, position.line + 1, col)
     return project, in_config_text(project.kc, document.source, position.line + 1, col)
+
+
+def _has_text(ls: KconfigServer, uri: str) -> bool:
+    """The document is open or its file exists: else there is nothing to
+    answer about (the result is empty, not an error)."""
+    return uri in ls.workspace.text_documents or os.path.isfile(uri_to_path(uri))
 
 
 def _explain_link(ls: KconfigServer, sym) -> str | None:
@@ -424,6 +436,7 @@ def _explain_link(ls: KconfigServer, sym) -> str | None:
 
 
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
+@answered("textDocument/hover")
 def on_hover(ls: KconfigServer, params: lsp.HoverParams) -> lsp.Hover | None:
     project, target = _target(ls, params.text_document.uri, params.position)
     if target is None:
@@ -450,6 +463,7 @@ def on_hover(ls: KconfigServer, params: lsp.HoverParams) -> lsp.Hover | None:
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+@answered("textDocument/definition")
 def on_definition(ls: KconfigServer, params: lsp.DefinitionParams) -> list[lsp.Location] | None:
     project, target = _target(ls, params.text_document.uri, params.position)
     if target is None:
@@ -463,6 +477,7 @@ def on_definition(ls: KconfigServer, params: lsp.DefinitionParams) -> list[lsp.L
 
 
 @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+@answered("textDocument/references")
 def on_references(ls: KconfigServer, params: lsp.ReferenceParams) -> list[lsp.Location] | None:
     project, target = _target(ls, params.text_document.uri, params.position)
     if target is None or target.kind in ("source", "macro"):
@@ -472,9 +487,10 @@ def on_references(ls: KconfigServer, params: lsp.ReferenceParams) -> list[lsp.Lo
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+@answered("textDocument/documentSymbol")
 def on_document_symbol(ls: KconfigServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
     project = ls.loaded()
-    if project is None:
+    if project is None or not _has_text(ls, params.text_document.uri):
         return []
     name = project.relative(uri_to_path(params.text_document.uri))
     return [_document_symbol(item) for item in outline.outline(_file_view(ls, project, params.text_document.uri), name)]
@@ -494,6 +510,7 @@ def _document_symbol(item: outline.OutlineItem) -> lsp.DocumentSymbol:
 
 
 @server.feature(lsp.WORKSPACE_SYMBOL)
+@answered("workspace/symbol")
 def on_workspace_symbol(ls: KconfigServer, params: lsp.WorkspaceSymbolParams) -> list[lsp.SymbolInformation]:
     project = ls.loaded()
     if project is None:
@@ -512,9 +529,10 @@ def on_workspace_symbol(ls: KconfigServer, params: lsp.WorkspaceSymbolParams) ->
 
 
 @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["_", '"', "/"]))
+@answered("textDocument/completion")
 def on_completion(ls: KconfigServer, params: lsp.CompletionParams) -> lsp.CompletionList | None:
     project = ls.loaded()
-    if project is None:
+    if project is None or not _has_text(ls, params.text_document.uri):
         return None
     path = uri_to_path(params.text_document.uri)
     document = ls.workspace.get_text_document(params.text_document.uri)
@@ -535,9 +553,10 @@ def on_completion(ls: KconfigServer, params: lsp.CompletionParams) -> lsp.Comple
 
 
 @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
+@answered("textDocument/foldingRange")
 def on_folding(ls: KconfigServer, params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange]:
     project = ls.loaded()
-    if project is None:
+    if project is None or not _has_text(ls, params.text_document.uri):
         return []
     name = project.relative(uri_to_path(params.text_document.uri))
     ranges = []
@@ -619,22 +638,28 @@ def _command_args(args: tuple, *names: str) -> list:
 def _require_loaded(ls: KconfigServer) -> Project:
     project = ls.loaded()
     if project is None:
-        raise ValueError("no Kconfig tree is loaded")
+        raise CommandFailed("no Kconfig tree is loaded")
     return project
 
 
 def _symbol_for(ls: KconfigServer, name):
     project = _require_loaded(ls)
     if not isinstance(name, str) or not name:
-        raise ValueError("expected a symbol name")
+        raise BadArgument(f"expected a symbol name, got {_shown_argument(name)}")
     name = name.removeprefix("CONFIG_")
     sym = project.kc.find(name)
     if sym is None or not sym.nodes:
-        raise ValueError(f"{name} is not defined for ARCH={project.arch}")
+        raise BadArgument(f"{_shown_argument(name)} is not defined for ARCH={project.arch}")
     return project, sym
 
 
+def _shown_argument(value) -> str:
+    text = json.dumps(value) if not isinstance(value, str) else value
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
 @server.command("kconfig.explain")
+@answered("kconfig.explain")
 def cmd_explain(ls: KconfigServer, *args) -> dict:
     """Why a symbol has its value: ``{"markdown", "text", "explanation"}``."""
     from ..kconfig.explain import explain
@@ -650,6 +675,7 @@ def cmd_explain(ls: KconfigServer, *args) -> dict:
 
 
 @server.command("kconfig.howTo")
+@answered("kconfig.howTo")
 def cmd_how_to(ls: KconfigServer, *args) -> dict:
     """Verified assignments giving a symbol a value: ``{"markdown", "text",
     "result"}``; ``target`` defaults to ``y``."""
@@ -662,6 +688,7 @@ def cmd_how_to(ls: KconfigServer, *args) -> dict:
 
 
 @server.command("kconfig.applyHowTo")
+@answered("kconfig.applyHowTo")
 async def cmd_apply_how_to(ls: KconfigServer, *args) -> dict:
     """Apply a verified how-to answer to the config file (through the
     client, so open buffers stay in sync): ``{"applied", "result"}``."""
@@ -687,6 +714,7 @@ async def cmd_apply_how_to(ls: KconfigServer, *args) -> dict:
 
 
 @server.command("kconfig.writeConfig")
+@answered("kconfig.writeConfig")
 async def cmd_write_config(ls: KconfigServer, *args) -> dict:
     """Write the configuration the server shows to ``path`` (default: the
     tree's config file) and check it with ``make olddefconfig``."""
@@ -696,12 +724,15 @@ async def cmd_write_config(ls: KconfigServer, *args) -> dict:
 
     project = _require_loaded(ls)
     (path,) = _command_args(args, "path")
+    if path is not None and not isinstance(path, str):
+        raise BadArgument(f"expected a file path, got {_shown_argument(path)}")
     outcome = await ls.run_with_progress(
         "kconfig-ls: write config", lambda report: write_config(project, path, report))
     return asdict(outcome)
 
 
 @server.command("kconfig.validate")
+@answered("kconfig.validate")
 async def cmd_validate(ls: KconfigServer, *args) -> dict:
     """Write the shown configuration, check it, build ``bzImage`` out of
     tree and boot it in QEMU (options: ``boot``, ``buildDir``,
@@ -727,21 +758,29 @@ async def cmd_validate(ls: KconfigServer, *args) -> dict:
 
 
 @server.command("kconfig.status")
+@answered("kconfig.status")
 def cmd_status(ls: KconfigServer, *args) -> dict:
     """What the server has open: root, arch, config file, trust, counts."""
     return ls.status()
 
 
 @server.command("kconfig.reload")
+@answered("kconfig.reload")
 async def cmd_reload(ls: KconfigServer, *args) -> bool:
     await ls.load()
     return True
 
 
 @server.command("kconfig.setArch")
-async def cmd_set_arch(ls: KconfigServer, arch: str) -> str:
+@answered("kconfig.setArch")
+async def cmd_set_arch(ls: KconfigServer, *args) -> str:
+    (arch,) = _command_args(args, "arch")
+    if not isinstance(arch, str) or not arch.strip():
+        raise BadArgument(f"expected an ARCH name, got {_shown_argument(arch)}")
     if ls.project is None:
         return ""
+    if ls.project.kernel and srcarch_for(arch) not in available_arches(ls.project.root):
+        raise BadArgument(f"{_shown_argument(arch)} is not an ARCH of this tree")
     ls.settings.arch = arch
     overlays = ls.project.overlays
     ls.project = Project(ls.project.root, ls.settings)
