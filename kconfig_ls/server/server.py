@@ -70,6 +70,8 @@ class KconfigServer(LanguageServer):
         self.tree_dirty = False
         self.columns = Columns(self)
         self.load_lock = asyncio.Lock()
+        #: Watches the client process named in ``initialize``.
+        self.client_watch: asyncio.Task | None = None
 
     def loaded(self) -> Project | None:
         """The project, if its tree is loaded."""
@@ -312,8 +314,50 @@ WATCHED_GLOBS = ("**/Kconfig", "**/Kconfig.*", "**/Config.in", "**/*.kconfig", "
 async def on_initialized(ls: KconfigServer, params: lsp.InitializedParams) -> None:
     # Not awaited: a client that is slow to answer must not delay loading.
     asyncio.ensure_future(register_file_watchers(ls))
+    if ls.process_id:
+        ls.client_watch = asyncio.ensure_future(watch_client(ls.process_id))
     if ls.project is not None:
         await ls.load()
+
+
+async def watch_client(pid: int, every: float = 1.0) -> None:
+    """End the server when the client process that started it is gone (an
+    editor that crashed never sends ``exit``)."""
+    while process_alive(pid):
+        await asyncio.sleep(every)
+    end_now(1)
+
+
+def process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            # A zombie has exited; only its parent has not collected it yet.
+            return f.read().rsplit(")", 1)[-1].split()[0] != "Z"
+    except OSError:
+        return True
+
+
+def end_now(status: int) -> None:
+    """Leave at once: end the children (make, QEMU) and do not wait for
+    worker threads (a load in progress) as a normal exit would."""
+    from ..validate.process import kill_running
+
+    kill_running()
+    sys.stdout.flush()
+    os._exit(status)
+
+
+@server.feature(lsp.EXIT)
+def on_exit(ls: KconfigServer, *args) -> None:
+    # pygls exits after this; a load running in a worker thread would keep
+    # the interpreter waiting, so leave here (0: shutdown came first).
+    end_now(0 if ls.protocol._shutdown else 1)
 
 
 async def register_file_watchers(ls: KconfigServer) -> None:

@@ -11,10 +11,22 @@ import signal
 from collections.abc import Callable
 from pathlib import Path
 
+#: Process groups started by :func:`run_logged` and not yet ended: what
+#: :func:`kill_running` ends when the server goes away.
+_RUNNING: set[int] = set()
+
 
 def _kill_group(proc: asyncio.subprocess.Process) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
+
+
+def kill_running() -> None:
+    """End every process group still running (make, QEMU, their children)."""
+    for pgid in list(_RUNNING):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pgid, signal.SIGKILL)
+        _RUNNING.discard(pgid)
 
 
 async def run_logged(
@@ -33,6 +45,7 @@ async def run_logged(
         *cmd, cwd=cwd, env=env, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT, start_new_session=True,
     )
+    _RUNNING.add(proc.pid)
     try:
         with open(log_path, "w", encoding="utf-8", errors="replace") as log:
             async def pump() -> int:
@@ -56,6 +69,7 @@ async def run_logged(
         else:
             # make may leave children behind in its group even after exiting.
             _kill_group(proc)
+        _RUNNING.discard(proc.pid)
 
 
 def tail(path: Path, lines: int = 30) -> str:
