@@ -49,6 +49,11 @@ def current_config(project: Project, add_essentials: bool = False) -> tuple[str,
             return configfile.config_text(kc), added
 
 
+#: Why nothing of an untrusted tree runs (its Makefiles are its code).
+UNTRUSTED = ("the workspace is not trusted, so kconfig-ls runs none of the tree's code: no make, no build, "
+             "no QEMU (trust the folder, or list it in kconfig.trustedRoots)")
+
+
 def _refuse_unsaved(project: Project, stage: str) -> None:
     unsaved = unsaved_kconfig_files(project)
     if unsaved:
@@ -79,6 +84,9 @@ async def write_config(project: Project, path: str | None, progress: Progress) -
         _write(target, text, "config")
         if not project.kernel:
             return Outcome(True, "config", f"wrote {target}", config_path=str(target))
+        if not project.trusted:
+            return Outcome(True, "config", f"wrote {target}; not checked with make olddefconfig: {UNTRUSTED}",
+                           config_path=str(target))
         progress("check", "make olddefconfig on a copy")
         differences = await check_with_make(project.root, project.arch, text, cache_root() / "tmp")
     except StepFailed as failed:
@@ -106,6 +114,8 @@ async def validate(
 
 
 async def _validate(project, progress, build_dir, boot, add_essentials, jobs) -> Outcome:
+    if not project.trusted:
+        return Outcome(False, "trust", f"not validated: {UNTRUSTED}")
     if not project.kernel or project.arch not in BOOT_ARCHES:
         return Outcome(False, "config", f"validation builds and boots x86 kernels; this tree is "
                        f"{'ARCH=' + str(project.arch) if project.kernel else 'not a kernel tree'}")
