@@ -3,7 +3,10 @@ generated headers, byte for byte as ``scripts/kconfig/confdata.c`` does."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -485,28 +488,64 @@ def _written_symbols(kc: Kconfig):
 # -- files on disk ------------------------------------------------------------------
 
 
-def write_file_atomic(path: str, text: str, keep_old: bool = True) -> bool:
-    """Write ``text`` to ``path`` through a temporary file and a rename,
-    keeping the previous file as ``path.old``.  Returns False (and leaves
-    everything untouched) when the content is unchanged."""
+def write_file_atomic(path: str, text: str, keep_old: bool = True, always: bool = False) -> bool:
+    """Write ``text`` to ``path`` so that ``path`` holds the old or the new
+    content at every moment, whatever kills the process: the data goes to a
+    temporary file in the same directory (flushed to disk, with the old
+    file's permissions), the old file is kept as ``path.old`` (a hard link,
+    made before the switch) and a rename puts the new one in place.  As in
+    the C tool, a ``path`` that is a symbolic link becomes ``path.old`` and
+    ``path`` a regular file.  Returns False (and touches nothing) when the
+    content is unchanged, unless ``always`` (files whose modification time
+    make compares); an OSError leaves every file as it was."""
     data = text.encode("utf-8", "surrogateescape")
-    try:
-        with open(path, "rb") as f:
-            if f.read() == data:
-                return False
-    except OSError:
-        pass
+    if not always:
+        try:
+            with open(path, "rb") as f:
+                if f.read() == data:
+                    return False
+        except OSError:
+            pass
     parent = os.path.dirname(path)
     if parent:
         os.makedirs(parent, exist_ok=True)
-    tmp = f"{path}.{os.getpid()}.tmp"
     try:
-        with open(tmp, "wb") as f:
+        mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        mode = None
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(tmp)  # left by an earlier process with this pid
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        with os.fdopen(fd, "wb") as f:
             f.write(data)
-        if keep_old and os.path.exists(path):
-            os.replace(path, path + ".old")
+            f.flush()
+            os.fsync(f.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        if keep_old and os.path.lexists(path):
+            _keep_old(path)
         os.replace(tmp, path)
     finally:
-        if os.path.exists(tmp):
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
     return True
+
+
+def _keep_old(path: str) -> None:
+    """``path.old`` becomes the current ``path`` (the file, or the link
+    itself), while ``path`` stays in place."""
+    old = path + ".old"
+    tmp = f"{old}.{os.getpid()}.tmp"
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(tmp)
+    try:
+        os.link(path, tmp, follow_symlinks=False)
+    except OSError:
+        # No hard links here (some file systems): a copy, links kept as links.
+        if os.path.islink(path):
+            os.symlink(os.readlink(path), tmp)
+        else:
+            shutil.copy2(path, tmp)
+    os.replace(tmp, old)

@@ -101,8 +101,7 @@ def write_min_config(kc: Kconfig, name: str) -> None:
     parent = os.path.dirname(name)
     if parent and not os.path.isdir(parent):
         raise OSError(f"{parent}: No such directory")
-    with open(name, "w", encoding="utf-8", errors="surrogateescape", newline="") as f:
-        f.write(text)
+    configfile.write_file_atomic(name, text, keep_old=False, always=True)
 
 
 def write_autoconf(kc: Kconfig, overwrite: bool) -> None:
@@ -123,13 +122,7 @@ def write_autoconf(kc: Kconfig, overwrite: bool) -> None:
 
 
 def _write_plain(path: str, text: str) -> None:
-    parent = os.path.dirname(path)
-    if parent:
-        os.makedirs(parent, exist_ok=True)
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8", errors="surrogateescape", newline="") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    configfile.write_file_atomic(path, text, keep_old=False, always=True)
 
 
 def _write_autoconf_cmd(kc: Kconfig, autoconf: str) -> None:
