@@ -314,7 +314,9 @@ WATCHED_GLOBS = ("**/Kconfig", "**/Kconfig.*", "**/Config.in", "**/*.kconfig", "
 async def on_initialized(ls: KconfigServer, params: lsp.InitializedParams) -> None:
     # Not awaited: a client that is slow to answer must not delay loading.
     asyncio.ensure_future(register_file_watchers(ls))
-    if ls.process_id:
+    # A pid not alive now belongs to another pid namespace (a client outside
+    # a container): it cannot be watched.
+    if ls.process_id and process_alive(ls.process_id):
         ls.client_watch = asyncio.ensure_future(watch_client(ls.process_id))
     if ls.project is not None:
         await ls.load()

@@ -149,3 +149,20 @@ def test_exit_during_the_kernel_load_is_still_quick(kernel_tree):
     wire.send("exit", request=False)
     assert wire.exit_time() < 1.0
     assert children_of(wire.proc.pid) == []
+
+
+def test_a_process_id_that_is_not_alive_at_the_start_is_not_watched(tree):
+    # (A client in another pid namespace: its pid means nothing here.)
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    wire = Wire(tree)
+    try:
+        wire.start(tree, gone.pid)
+        time.sleep(2.5)
+        assert wire.proc.poll() is None
+        wire.answer(wire.send("shutdown"))
+        wire.send("exit", request=False)
+        assert wire.exit_time() < 1.0
+    finally:
+        if wire.proc.poll() is None:
+            wire.proc.kill()
