@@ -114,11 +114,11 @@ async def validate(
 
 
 async def _validate(project, progress, build_dir, boot, add_essentials, jobs) -> Outcome:
-    if not project.trusted:
-        return Outcome(False, "trust", f"not validated: {UNTRUSTED}")
     if not project.kernel or project.arch not in BOOT_ARCHES:
         return Outcome(False, "config", f"validation builds and boots x86 kernels; this tree is "
                        f"{'ARCH=' + str(project.arch) if project.kernel else 'not a kernel tree'}")
+    if not project.trusted:
+        return Outcome(False, "trust", f"not validated: {UNTRUSTED}")
     _refuse_unsaved(project, "config")
     progress("config", "computing the configuration")
     try:
