@@ -14,7 +14,7 @@ from ..kconfig.explain import explain
 from ..kconfig.expr import BOOL, HEX, INT, STRING, TRI_STR, TRISTATE, N
 from ..kconfig.tree import Kconfig
 from .linemap import LineMap
-from .project import Project, is_kconfig_file
+from .project import Project, is_buffer_name
 
 ERROR, WARNING, INFO = "error", "warning", "info"
 _ASSIGNMENT = re.compile(r"^(?:# )?CONFIG_([A-Za-z0-9_]+)")
@@ -37,20 +37,21 @@ class Problem:
 TREE_CODES = frozenset({"recursive-dep", "unmet-select", "shell-untrusted", "config", "value-not-kept"})
 
 
-def document_problems(project: Project, path: str, text: str) -> list[Problem]:
-    """The problems of an open document: ``text`` as file ``path``.  When
-    the loaded tree saw other text for it (an edit not yet re-linked), the
-    file is checked on its own and the whole-tree problems of the last load
-    are carried over around the edit.  Call with ``project.lock`` held."""
+def document_problems(project: Project, name: str, text: str, kconfig: bool) -> list[Problem]:
+    """The problems of an open document: ``text`` as the file the tree
+    calls ``name`` (a path for a file outside the tree, a URI for a buffer
+    with no file), Kconfig text if ``kconfig`` else config text.  When the
+    loaded tree saw other text for it (an edit not yet re-linked), the file
+    is checked on its own and the whole-tree problems of the last load are
+    carried over around the edit.  Call with ``project.lock`` held."""
     kc = project.kc
-    name = project.relative(path)
     err = project.load_error
     if kc is None:
         # The tree could not be loaded at all: say why where it happened.
         if err is not None and (err.file == name or (err.file is None and name == project.top)):
             return [_fatal(err)]
         return []
-    if is_kconfig_file(path):
+    if kconfig:
         loaded = kc.files.get(name)
         if loaded is None:
             return quick_kconfig_problems(project, name, text)
@@ -62,7 +63,7 @@ def document_problems(project: Project, path: str, text: str) -> list[Problem]:
         if loaded.text == text:
             return problems
         return quick_kconfig_problems(project, name, text) + carry_over(problems, loaded.text, text)
-    if not project.is_config_file(path) or project.config_text is None:
+    if name != project.config_name or project.config_text is None:
         return config_problems(kc, text, None)
     problems = config_problems(kc, project.config_text, project.config_result)
     if project.config_text == text:
@@ -107,9 +108,14 @@ def quick_kconfig_problems(project: Project, file: str, text: str) -> list[Probl
     problems = file_problems(project, project.file_check(file, text), file, index)
     if standalone:
         where = f"the {project.arch} tree" if project.arch else "the loaded tree"
-        problems.append(Problem(1, 0, 0, f"{file} is not part of {where}: only its syntax and symbol names "
-                                "are checked" + (" (set kconfig.arch to check it fully)" if project.arch else ""),
-                                INFO, "not-loaded"))
+        if is_buffer_name(file):
+            # An unsaved buffer: no setting would make the tree include it.
+            hint = ""
+        else:
+            hint = " (set kconfig.arch to check it fully)" if project.arch else ""
+        shown = "this buffer" if is_buffer_name(file) else file
+        problems.append(Problem(1, 0, 0, f"{shown} is not part of {where}: only its syntax and symbol names "
+                                "are checked" + hint, INFO, "not-loaded"))
     return problems
 
 

@@ -345,6 +345,20 @@ class Project:
     def is_config_file(self, path: str) -> bool:
         return os.path.abspath(path) == os.path.abspath(self.config_path)
 
+    @property
+    def config_name(self) -> str:
+        """The config file's name as the tree names its files."""
+        return self.relative(self.config_path)
+
+    def differs_from_load(self, name: str, text: str, kconfig: bool) -> bool:
+        """Whether ``text`` for file ``name`` is not what the loaded tree
+        read (a buffer the editor restored with unsaved changes, or one over
+        a file deleted since): then a re-load is due."""
+        if kconfig:
+            loaded = self.kc.files.get(name) if self.kc is not None else None
+            return loaded is not None and loaded.text != text
+        return name == self.config_name and self.config_text != text
+
     # -- the definition index over every arch ---------------------------------------
     def all_arch_definitions(self, texts: dict[str, str] | None = None) -> dict[str, list[tuple[str, int]]]:
         """name -> [(file, line)] for every ``config``/``menuconfig`` in every
@@ -422,6 +436,12 @@ def is_kconfig_file(name: str) -> bool:
     ``Config.in``, ``*.kconfig``) rather than a config's."""
     base = os.path.basename(name)
     return base.startswith(ROOT_FILES) or base.endswith(".kconfig")
+
+
+def is_buffer_name(name: str) -> bool:
+    """Whether a file name stands for an editor buffer with no file (its
+    URI, such as ``untitled:Untitled-1``) rather than a path."""
+    return ":" in name and not os.path.isabs(name) and not name.startswith("file:")
 
 
 def _definitions_in(text: str) -> Iterator[tuple[str, int]]:

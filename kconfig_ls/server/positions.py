@@ -9,9 +9,7 @@ passed through untouched.
 
 from __future__ import annotations
 
-import os
-
-from pygls.uris import from_fs_path
+from .documents import is_file_uri, uri_to_path
 
 
 class Columns:
@@ -23,12 +21,16 @@ class Columns:
         """Drop cached file lines (after a reload)."""
         self._disk.clear()
 
-    def line_text(self, path: str, line: int) -> str:
-        """Line ``line`` (0-based) of ``path``: the open buffer's, else the disk file's."""
-        document = self.server.workspace.text_documents.get(from_fs_path(path))
+    def line_text(self, uri: str, line: int) -> str:
+        """Line ``line`` (0-based) of the document at ``uri``: the open
+        buffer's, else the disk file's (none for a buffer that is closed)."""
+        document = self.server.workspace.text_documents.get(uri)
         if document is not None:
             lines = document.lines
+        elif not is_file_uri(uri):
+            lines = []
         else:
+            path = uri_to_path(uri)
             lines = self._disk.get(path)
             if lines is None:
                 try:
@@ -60,8 +62,8 @@ class Columns:
             units += codec.client_num_units(char)
         return len(text) + max(0, character - units)
 
-    def path_col(self, path: str, line: int, col: int) -> int:
-        """``to_client`` for a column of a file's line (0-based line)."""
-        if col == 0 or not os.path.isabs(path):
+    def uri_col(self, uri: str, line: int, col: int) -> int:
+        """``to_client`` for a column of a document's line (0-based line)."""
+        if col == 0:
             return col
-        return self.to_client(self.line_text(path, line), col)
+        return self.to_client(self.line_text(uri, line), col)

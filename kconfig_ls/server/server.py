@@ -11,7 +11,7 @@ import sys
 import threading
 import uuid
 from pathlib import Path
-from urllib.parse import quote, unquote, urlparse
+from urllib.parse import quote
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
@@ -26,6 +26,7 @@ from ..ide.locate import Locator, in_checked_file, in_config_text
 from ..ide.project import Project, Settings, find_root, is_kconfig_file
 from ..kconfig.kernel import available_arches, srcarch_for
 from .answers import AnsweringProtocol, BadArgument, CommandFailed, answered
+from .documents import DocumentRef, describe, is_file_uri, name_to_uri, uri_to_path
 from .positions import Columns
 
 #: Quiet time after an edit before the edited buffer is checked on its own.
@@ -48,10 +49,6 @@ _OUTLINE_KIND = {
 }
 
 
-def uri_to_path(uri: str) -> str:
-    return unquote(urlparse(uri).path)
-
-
 class KconfigServer(LanguageServer):
     """Holds the open project and the pending re-load."""
 
@@ -72,6 +69,12 @@ class KconfigServer(LanguageServer):
         self.load_lock = asyncio.Lock()
         #: Watches the client process named in ``initialize``.
         self.client_watch: asyncio.Task | None = None
+
+    def document(self, uri: str) -> DocumentRef:
+        """What the document at ``uri`` is to the engine (its language id
+        from the client when it is open)."""
+        open_doc = self.workspace.text_documents.get(uri)
+        return describe(self.project, uri, open_doc.language_id if open_doc is not None else None)
 
     def loaded(self) -> Project | None:
         """The project, if its tree is loaded."""
@@ -266,16 +269,19 @@ class KconfigServer(LanguageServer):
         if project is None:
             return
         document = self.workspace.get_text_document(uri)
+        doc = self.document(uri)
         with project.lock:  # values are computed; a config re-read may be under way
-            problems = diagnostics.document_problems(project, uri_to_path(uri), document.source)
+            problems = diagnostics.document_problems(project, doc.name, document.source, doc.kconfig)
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
             uri=uri, diagnostics=[self.to_lsp_diagnostic(p, document.lines) for p in problems]))
 
     def to_lsp_diagnostic(self, p: diagnostics.Problem, lines: list[str]) -> lsp.Diagnostic:
         line = max(p.line - 1, 0)
         text = lines[line].rstrip("\r\n") if line < len(lines) else ""
-        start = self.columns.to_client(text, p.col)
-        end = self.columns.to_client(text, max(p.end_col, p.col))
+        # (A problem of the whole line has an end past it: clamp to the text.)
+        col = min(p.col, len(text))
+        start = self.columns.to_client(text, col)
+        end = self.columns.to_client(text, min(max(p.end_col, col), len(text)))
         return lsp.Diagnostic(
             range=lsp.Range(lsp.Position(line, start), lsp.Position(line, end)),
             message=p.message,
@@ -287,12 +293,12 @@ class KconfigServer(LanguageServer):
 
 
 def location(project: Project, file: str, line: int, col: int = 0, end_col: int | None = None) -> lsp.Location:
-    path = project.absolute(file)
+    uri = name_to_uri(project, file)
     row = max(line - 1, 0)
     end_col = end_col if end_col is not None else col
-    start = lsp.Position(row, server.columns.path_col(path, row, col))
-    end = lsp.Position(row, server.columns.path_col(path, row, end_col))
-    return lsp.Location(uri=from_fs_path(path), range=lsp.Range(start, end))
+    start = lsp.Position(row, server.columns.uri_col(uri, row, col))
+    end = lsp.Position(row, server.columns.uri_col(uri, row, end_col))
+    return lsp.Location(uri=uri, range=lsp.Range(start, end))
 
 
 server = KconfigServer()
@@ -394,16 +400,32 @@ async def on_configuration(ls: KconfigServer, params: lsp.DidChangeConfiguration
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
 async def on_open(ls: KconfigServer, params: lsp.DidOpenTextDocumentParams) -> None:
-    path = uri_to_path(params.text_document.uri)
+    uri = params.text_document.uri
     had_project = ls.project is not None
-    project = ls.ensure_project(path)
+    # A buffer that is no file (untitled) joins the open tree; it never
+    # picks one itself.
+    project = ls.ensure_project(uri_to_path(uri)) if is_file_uri(uri) else ls.project
     if project is None:
         return
+    doc = ls.document(uri)
+    if _feeds_the_load(project, doc):
+        # From now on the buffer stands for the file, even if the file is
+        # deleted; a buffer the editor restored unsaved is loaded at once.
+        project.set_overlay(doc.path, params.text_document.text)
+        if project.kc is not None and project.differs_from_load(doc.name, params.text_document.text, doc.kconfig):
+            ls.schedule_reload(tree_changed=doc.kconfig)
     if not had_project:
         await ls.load()
-    elif project.kc is not None and not ls.load_lock.locked():
+        return
+    if project.kc is not None and not ls.load_lock.locked():
         # (A load under way publishes every open document when it ends.)
-        ls.publish(params.text_document.uri)
+        ls.publish(uri)
+
+
+def _feeds_the_load(project: Project, doc: DocumentRef) -> bool:
+    """Whether the document's text goes into the tree's load: a Kconfig
+    file of the tree's directory, or the configured config file."""
+    return doc.in_tree and (doc.kconfig or project.is_config_file(doc.path))
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
@@ -412,34 +434,36 @@ def on_change(ls: KconfigServer, params: lsp.DidChangeTextDocumentParams) -> Non
     if project is None:
         return
     uri = params.text_document.uri
-    path = uri_to_path(uri)
-    kconfig = is_kconfig_file(path)
-    if kconfig or project.is_config_file(path):
-        project.set_overlay(path, ls.workspace.get_text_document(uri).source)
-        ls.schedule_reload(tree_changed=kconfig)
+    doc = ls.document(uri)
+    if _feeds_the_load(project, doc):
+        project.set_overlay(doc.path, ls.workspace.get_text_document(uri).source)
+        ls.schedule_reload(tree_changed=doc.kconfig)
     ls.schedule_check(uri)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
 def on_save(ls: KconfigServer, params: lsp.DidSaveTextDocumentParams) -> None:
-    if ls.project is not None:
-        path = uri_to_path(params.text_document.uri)
-        ls.project.refresh_definitions(path)
-        ls.schedule_reload(tree_changed=is_kconfig_file(path))
+    doc = ls.document(params.text_document.uri)
+    if ls.project is not None and doc.path is not None:
+        ls.project.refresh_definitions(doc.path)
+        ls.schedule_reload(tree_changed=doc.kconfig)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
 def on_close(ls: KconfigServer, params: lsp.DidCloseTextDocumentParams) -> None:
-    if ls.project is not None:
-        path = uri_to_path(params.text_document.uri)
-        ls.project.set_overlay(path, None)
-        ls.schedule_reload(tree_changed=is_kconfig_file(path))
+    project = ls.project
+    if project is None:
+        return
+    doc = describe(project, params.text_document.uri, None)
+    if doc.path is not None:
+        project.set_overlay(doc.path, None)
+        ls.schedule_reload(tree_changed=doc.kconfig)
 
 
 @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
 def on_watched(ls: KconfigServer, params: lsp.DidChangeWatchedFilesParams) -> None:
     if ls.project is not None:
-        paths = [uri_to_path(change.uri) for change in params.changes]
+        paths = [uri_to_path(change.uri) for change in params.changes if is_file_uri(change.uri)]
         for path in paths:
             ls.project.refresh_definitions(path)
         ls.schedule_reload(tree_changed=any(is_kconfig_file(path) for path in paths))
@@ -449,7 +473,6 @@ def _target(ls: KconfigServer, uri: str, position: lsp.Position):
     project = ls.project
     if project is None or project.kc is None or ls.locator is None:
         return None, None
-    path = uri_to_path(uri)
     if not _has_text(ls, uri):
         return project, None
     document = ls.workspace.get_text_document(uri)
@@ -457,19 +480,25 @@ def _target(ls: KconfigServer, uri: str, position: lsp.Position):
         raise BadArgument(f"line {position.line} is past the end of the document ({len(document.lines)} lines)")
     line = document.lines[position.line].rstrip("\r\n") if position.line < len(document.lines) else ""
     col = ls.columns.from_client(line, position.character)
-    if is_kconfig_file(path):
-        name = project.relative(path)
+    doc = ls.document(uri)
+    if doc.kconfig:
         view = _file_view(ls, project, uri)
         if view is project.kc:
-            return project, ls.locator.in_kconfig(name, position.line + 1, col)
-        return project, in_checked_file(view, name, position.line + 1, col)
+            return project, ls.locator.in_kconfig(doc.name, position.line + 1, col)
+        return project, in_checked_file(view, doc.name, position.line + 1, col)
     return project, in_config_text(project.kc, document.source, position.line + 1, col)
+
+
+def _for_the_tree(project: Project) -> str:
+    """How to name the loaded tree in "not defined ..." (a tree that is no
+    kernel has no ARCH)."""
+    return f"for ARCH={project.arch}" if project.arch else "in the loaded tree"
 
 
 def _has_text(ls: KconfigServer, uri: str) -> bool:
     """The document is open or its file exists: else there is nothing to
     answer about (the result is empty, not an error)."""
-    return uri in ls.workspace.text_documents or os.path.isfile(uri_to_path(uri))
+    return uri in ls.workspace.text_documents or (is_file_uri(uri) and os.path.isfile(uri_to_path(uri)))
 
 
 def _explain_link(ls: KconfigServer, sym) -> str | None:
@@ -497,10 +526,10 @@ def on_hover(ls: KconfigServer, params: lsp.HoverParams) -> lsp.Hover | None:
             text = hover.symbol_hover(project, target.symbol, HOVER_FIX_SECONDS, _explain_link(ls, target.symbol))
         else:
             where = navigation.definitions(project, kc, target.name)
-            text = f"**CONFIG_{target.name}** is not defined for ARCH={project.arch}" + (
+            text = f"**CONFIG_{target.name}** is not defined {_for_the_tree(project)}" + (
                 " (defined at " + ", ".join(f"{f}:{n}" for f, n in where) + ")" if where else "")
     line = target.line - 1
-    line_text = ls.columns.line_text(uri_to_path(params.text_document.uri), line)
+    line_text = ls.columns.line_text(params.text_document.uri, line)
     start, end = (ls.columns.to_client(line_text, c) for c in (target.start_col, target.end_col))
     return lsp.Hover(
         contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text),
@@ -538,8 +567,10 @@ def on_document_symbol(ls: KconfigServer, params: lsp.DocumentSymbolParams) -> l
     project = ls.loaded()
     if project is None or not _has_text(ls, params.text_document.uri):
         return []
-    name = project.relative(uri_to_path(params.text_document.uri))
-    return [_document_symbol(item) for item in outline.outline(_file_view(ls, project, params.text_document.uri), name)]
+    doc = ls.document(params.text_document.uri)
+    if not doc.kconfig:
+        return []
+    return [_document_symbol(item) for item in outline.outline(_file_view(ls, project, doc.uri), doc.name)]
 
 
 def _document_symbol(item: outline.OutlineItem) -> lsp.DocumentSymbol:
@@ -580,14 +611,14 @@ def on_completion(ls: KconfigServer, params: lsp.CompletionParams) -> lsp.Comple
     project = ls.loaded()
     if project is None or not _has_text(ls, params.text_document.uri):
         return None
-    path = uri_to_path(params.text_document.uri)
+    doc = ls.document(params.text_document.uri)
     document = ls.workspace.get_text_document(params.text_document.uri)
     lines = document.lines
-    line_text = lines[params.position.line] if params.position.line < len(lines) else ""
+    line_text = lines[params.position.line].rstrip("\r\n") if params.position.line < len(lines) else ""
     before = line_text[: ls.columns.from_client(line_text, params.position.character)]
     with project.lock:  # values are computed; a config re-read may be under way
-        if is_kconfig_file(path):
-            items = completion.kconfig_completions(project.kc, project.root, project.relative(path), before)
+        if doc.kconfig:
+            items = completion.kconfig_completions(project.kc, project.root, doc.name, before)
         else:
             items = completion.config_completions(project.kc, before)
     kinds = {"keyword": lsp.CompletionItemKind.Keyword, "symbol": lsp.CompletionItemKind.Variable,
@@ -604,7 +635,9 @@ def on_folding(ls: KconfigServer, params: lsp.FoldingRangeParams) -> list[lsp.Fo
     project = ls.loaded()
     if project is None or not _has_text(ls, params.text_document.uri):
         return []
-    name = project.relative(uri_to_path(params.text_document.uri))
+    doc = ls.document(params.text_document.uri)
+    if not doc.kconfig:
+        return []
     ranges = []
 
     def visit(items):
@@ -613,7 +646,7 @@ def on_folding(ls: KconfigServer, params: lsp.FoldingRangeParams) -> list[lsp.Fo
                 ranges.append(lsp.FoldingRange(start_line=item.line - 1, end_line=item.end_line - 1))
             visit(item.children)
 
-    visit(outline.outline(_file_view(ls, project, params.text_document.uri), name))
+    visit(outline.outline(_file_view(ls, project, doc.uri), doc.name))
     return ranges
 
 
@@ -622,7 +655,7 @@ def _file_view(ls: KconfigServer, project: Project, uri: str):
     edited since the load (its outline then has the buffer's lines)."""
     text = ls.workspace.get_text_document(uri).source
     with project.lock:
-        return project.file_view(project.relative(uri_to_path(uri)), text)
+        return project.file_view(ls.document(uri).name, text)
 
 
 @server.feature(
@@ -634,14 +667,15 @@ def on_code_action(ls: KconfigServer, params: lsp.CodeActionParams) -> list[lsp.
     if project is None:
         return None
     actions = []
-    path = uri_to_path(params.text_document.uri)
+    uri = params.text_document.uri
     for diag in params.context.diagnostics:
         data = diag.data if isinstance(diag.data, dict) else None
         if data is None or diag.code not in ("value-not-kept", "unmet-select"):
             continue
         if diag.code == "value-not-kept":
-            config_path = path
-            base = ls.workspace.get_text_document(params.text_document.uri).source
+            # (The fix edits this document, whatever file it is or is not.)
+            config_path = uri_to_path(uri)
+            base = ls.workspace.get_text_document(uri).source
         else:
             config_path = project.config_path
             base = project.config_text
@@ -656,7 +690,7 @@ def on_code_action(ls: KconfigServer, params: lsp.CodeActionParams) -> list[lsp.
             kind=lsp.CodeActionKind.QuickFix,
             diagnostics=[diag],
             is_preferred=True,
-            edit=lsp.WorkspaceEdit(changes={from_fs_path(fix.path): edits}),
+            edit=lsp.WorkspaceEdit(changes={uri if diag.code == "value-not-kept" else from_fs_path(fix.path): edits}),
         ))
     return actions
 
@@ -695,7 +729,7 @@ def _symbol_for(ls: KconfigServer, name):
     name = name.removeprefix("CONFIG_")
     sym = project.kc.find(name)
     if sym is None or not sym.nodes:
-        raise BadArgument(f"{_shown_argument(name)} is not defined for ARCH={project.arch}")
+        raise BadArgument(f"{_shown_argument(name)} is not defined {_for_the_tree(project)}")
     return project, sym
 
 

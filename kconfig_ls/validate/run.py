@@ -31,7 +31,18 @@ def default_build_dir(tree: str, arch: str) -> Path:
 
 def unsaved_kconfig_files(project: Project) -> list[str]:
     """Kconfig files with unsaved edits: make would not see them."""
-    return sorted(n for n in project.overlays if not project.is_config_file(project.absolute(n)))
+    return sorted(name for name, text in project.overlays.items()
+                  if not project.is_config_file(project.absolute(name)) and _differs_from_disk(project, name, text))
+
+
+def _differs_from_disk(project: Project, name: str, text: str) -> bool:
+    """Whether an open buffer's text is not the file's (an open buffer is
+    kept over its file even when nothing was edited)."""
+    try:
+        with open(project.absolute(name), encoding="utf-8", errors="surrogateescape", newline="") as f:
+            return f.read() != text
+    except OSError:
+        return True
 
 
 def current_config(project: Project, add_essentials: bool = False) -> tuple[str, dict[str, str]]:
