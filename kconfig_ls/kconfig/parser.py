@@ -254,6 +254,25 @@ class Builder:
         self.unclosed.clear()
 
 
+#: Operators one statement may hold.  Expressions nest at most this deep,
+#: so every walk over them stays well inside Python's stack; the kernel's
+#: longest has under a hundred.  (The C tool's parser gives up with
+#: "memory exhausted" near 10,000 nested parentheses and crashes on a few
+#: hundred thousand ``&&``.)
+MAX_OPERATORS = 1000
+_OPERATOR_KINDS = frozenset(("(", "!", "&&", "||"))
+
+
+def _check_operator_count(stmt: Statement) -> None:
+    count = 0
+    for tok in stmt.tokens:
+        if tok.kind in _OPERATOR_KINDS:
+            count += 1
+            if count > MAX_OPERATORS:
+                raise ParseError(f"expression too complex: more than {MAX_OPERATORS} operators in one statement",
+                                 tok, c_message="memory exhausted")
+
+
 def _is_source(stmt: Statement) -> bool:
     first = stmt.tokens[0]
     return first.kind == "source" or (first.kind == WORD and first.value in _SOURCE_VARIANTS)
@@ -411,6 +430,8 @@ class FileParser(ExpressionParser):
         if self._if_awaiting_line is not None:
             self._settle_if_line(stmt.line)
         try:
+            if len(stmt.tokens) > MAX_OPERATORS:
+                _check_operator_count(stmt)
             self.statement(stmt)
             if self.entry_kind is not None:
                 entry = self.b.current_entry

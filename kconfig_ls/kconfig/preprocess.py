@@ -104,7 +104,13 @@ class Preprocessor:
     # -- expansion -------------------------------------------------------------
     def expand(self, text: str, args: list[str] | None = None) -> str:
         """Expand every ``$(...)`` in ``text``."""
-        out, _ = self._expand_until(text, 0, None, args or [])
+        try:
+            out, _ = self._expand_until(text, 0, None, args or [])
+        except RecursionError:
+            # Functions calling each other with arguments nest deeper than
+            # Python's stack before the C tool's per-variable limit of 1000
+            # stops them: the same error, a little earlier.
+            raise self._fail("Too deep recursive expansion") from None
         return out
 
     def expand_token(self, text: str, pos: int) -> tuple[str, int]:

@@ -63,6 +63,14 @@ def symbol_hash(name: str, buckets: int) -> int:
     return h % buckets
 
 
+#: Dependency chains, select chains and menus nest as deep as a tree makes
+#: them, and the checks walk them recursively as the C tool does.  Python
+#: (3.11+) keeps the frames of such calls off the C stack, so a high limit
+#: is safe; tests load chains of 100,000 symbols, in a thread too.
+#: Expressions themselves are bounded by the parser (``MAX_OPERATORS``).
+RECURSION_LIMIT = 200_000
+
+
 class Kconfig:
     """A parsed and finalised Kconfig tree.
 
@@ -88,8 +96,8 @@ class Kconfig:
         file_cache: dict | None = None,
         generation: generations.Generation | None = None,
     ):
-        if sys.getrecursionlimit() < 20000:
-            sys.setrecursionlimit(20000)
+        if sys.getrecursionlimit() < RECURSION_LIMIT:
+            sys.setrecursionlimit(RECURSION_LIMIT)
         self._init_state(filename, srctree, env, warn_stream, overlays, lex_cache, progress)
         #: The kconfig generation whose rules this tree follows.
         self.gen = generation or generations.choose(self.srctree, self.env)

@@ -449,3 +449,15 @@ def test_duplicate_dependencies_are_dropped_as_by_the_c_tool(parity):
     # "if A" around "depends on A": the C tool keeps one A, in its warnings too.
     parity({"Kconfig": 'config A\n\tbool "a"\nif A\nconfig B\n\tbool "b"\n\tdepends on A\nendif\n'
                        'config S\n\tbool "s"\n\tdefault y\n\tselect B\n'}, "alldefconfig")
+
+
+@pytest.mark.parametrize("shape", ["depends", "select", "menuconfig", "if"])
+def test_deep_chains_and_nesting_match_the_c_tool(parity, shape):
+    """Far deeper than any real tree (the C tool's parser gives up on blocks
+    nested about 5,000 deep): the same values and messages."""
+    from test_fuzz import _chain, _menuconfig_chain, _nested_ifs, _select_chain
+
+    make = {"depends": _chain, "select": _select_chain, "menuconfig": _menuconfig_chain, "if": _nested_ifs}[shape]
+    files = {"Kconfig": make(4_000 if shape == "if" else 20_000)}
+    for mode in ("allyesconfig", "alldefconfig"):
+        parity(files, mode)
