@@ -87,47 +87,6 @@ def or_expr(a: Expr, b: Expr) -> Expr:
     return (OR, a, b)
 
 
-def eliminate_dups(e: Expr) -> Expr:
-    """``expr_eliminate_dups``: in a chain of ``&&`` (or of ``||``), an
-    operand equal to a later one in the same chain is dropped (the C tool
-    keeps the last), and chains of the other operator inside are treated
-    the same way.  The value never changes; what the C tool prints of
-    dependencies (warnings, help) and the order it checks them in do."""
-    if e is None or e.__class__ is not tuple or (e[0] != AND and e[0] != OR):
-        return e
-    op = e[0]
-    leaves: list = []
-    _chain_leaves(e, op, leaves)
-    last = {leaf: i for i, leaf in enumerate(leaves)}
-    if len(last) == len(leaves) and not any(leaf.__class__ is tuple and leaf[0] in (AND, OR) for leaf in leaves):
-        return e  # nothing to drop (the common case)
-    keep = [last[leaf] == i for i, leaf in enumerate(leaves)]
-    rebuilt, _ = _rebuild(e, op, leaves, keep, 0)
-    return rebuilt
-
-
-def _chain_leaves(e: Expr, op: int, out: list) -> None:
-    if e.__class__ is tuple and e[0] == op:
-        _chain_leaves(e[1], op, out)
-        _chain_leaves(e[2], op, out)
-    else:
-        out.append(eliminate_dups(e))
-
-
-def _rebuild(e: Expr, op: int, leaves: list, keep: list, i: int) -> tuple[Expr, int]:
-    """``e``'s chain with the kept leaves in place, as the C tool's
-    ``expr_eliminate_yn`` leaves it (a dropped operand just goes)."""
-    if e.__class__ is tuple and e[0] == op:
-        left, i = _rebuild(e[1], op, leaves, keep, i)
-        right, i = _rebuild(e[2], op, leaves, keep, i)
-        if left is None:
-            return right, i
-        if right is None:
-            return left, i
-        return (op, left, right), i
-    return (leaves[i] if keep[i] else None), i + 1
-
-
 def eval_expr(e: Any) -> int:
     """The tristate value of ``e`` under the current symbol values."""
     if e is None:

@@ -128,6 +128,15 @@ class Generation:
     #: An error inside an entry's options is an "invalid option" /
     #: 'unknown option "X"' (bison's option_error), not a statement error.
     option_errors: bool = False
+    #: The rewrites of a condition (``expr_transform``) reach the right
+    #: operand of ``&&``/``||`` before the left (6.11+: both are arguments
+    #: of one call, and Debian's gcc evaluates them right to left), which
+    #: orders the "tested for 'm'" lines.
+    transform_right_first: bool = False
+    #: Duplicate operands are merged in each side of ``&&``/``||`` first,
+    #: then across the two sides (6.11+); before, over every pair of the
+    #: whole chain.  Decides which operand of a printed dependency stays.
+    dedup_sides_first: bool = False
 
     def entry_options(self) -> list[str]:
         """The options a config or choice entry accepts, as an editor
@@ -187,6 +196,8 @@ LINUX_6_12 = replace(
     eof_error_in_top_file=True,
     eof_error_line_offset=1,
     number_question_stops_at_eof=True,
+    transform_right_first=True,
+    dedup_sides_first=True,
 )
 
 MAINLINE = replace(

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from .explain_text import revdep_lines, valued_expr
 from .expr import C_TYPE_NAMES, HEX, INT
 from .menu import P_MENU
+from .simplify import equal, is_yes
 
 if TYPE_CHECKING:
     from .menu import MenuNode, Property
@@ -52,7 +53,7 @@ def symbol_info(kc: Kconfig, sym: Symbol) -> str:
     for node in sym.nodes:
         if node.prompt is None:
             out.append(f"Defined at {node.file}:{node.line}\n")
-            if node.dep is not None:
+            if not is_yes(node.dep):
                 out.append(f"  Depends on: {valued_expr(node.dep)}\n")
     out.append(_props_line(sym.selects, "Selects: "))
     if sym.rev_dep is not None:
@@ -75,9 +76,9 @@ def _props_line(props: list[Property], title: str) -> str:
 def _prompt_info(kc: Kconfig, prompt: Property) -> str:
     node = prompt.node
     out = [f"  Prompt: {prompt.text}\n"]
-    if node.dep is not None:
+    if not is_yes(node.dep):
         out.append(f"  Depends on: {valued_expr(node.dep)}\n")
-    if prompt.cond is not node.dep and prompt.cond != node.dep and prompt.cond is not None:
+    if not equal(node.dep, prompt.cond) and not is_yes(prompt.cond):
         out.append(f"  Visible if: {valued_expr(prompt.cond)}\n")
     out.append("  Location:\n")
     chain: list[MenuNode] = []

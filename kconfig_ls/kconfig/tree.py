@@ -25,12 +25,11 @@ from .expr import (
     OR,
     STRING,
     TRISTATE,
+    UNEQUAL,
     UNKNOWN,
     and_expr,
-    and_terms,
     contains_symbol,
     depends_on_symbol,
-    eliminate_dups,
     or_expr,
 )
 from .menu import (
@@ -47,6 +46,7 @@ from .menu import (
 )
 from .parser import Builder, SourceFile, expand_symbol_references
 from .preprocess import Preprocessor, ShellRunner, run_shell
+from .simplify import eliminate_dups, eliminate_eq, is_yes, trans_compare, transform
 from .symbols import SYM_M, SYM_N, SYM_Y, Symbol, string_valid_for_type
 
 
@@ -410,6 +410,8 @@ class Kconfig:
     def _finalize(self, parent: MenuNode, inside_choice: bool = False) -> None:  # noqa: C901 - mirrors menu_finalize
         sym = parent.sym
         member_choices = self.gen.member_choices
+        right_first = self.gen.transform_right_first
+        sides_first = self.gen.dedup_sides_first
         if parent.list is not None:
             if sym is not None and sym.is_choice and not member_choices:
                 # The choice's mode bounds its values: they depend on it.
@@ -425,7 +427,9 @@ class Kconfig:
             else:
                 parentdep = parent.dep
             for child in parent.children():
-                basedep = eliminate_dups(and_expr(parentdep, rewrite_m(child.dep, self.modules_sym)))
+                on_bool_m = self._bool_tested_for_m(child.file, child.line)
+                basedep = eliminate_dups(and_expr(parentdep, transform(rewrite_m(child.dep, self.modules_sym),
+                                                                       on_bool_m, right_first)), sides_first)
                 child.dep = basedep
                 if child.sym is not None:
                     props = child.sym.props
@@ -434,7 +438,9 @@ class Kconfig:
                 for prop in props:
                     if prop.node is not child:
                         continue
-                    dep = eliminate_dups(and_expr(basedep, rewrite_m(prop.cond, self.modules_sym)))
+                    dep = eliminate_dups(and_expr(basedep, transform(rewrite_m(prop.cond, self.modules_sym),
+                                                                     self._bool_tested_for_m(prop.file, prop.line),
+                                                                     right_first)), sides_first)
                     prop.cond = dep
                     if prop.kind == P_SELECT:
                         target = prop.expr
@@ -487,6 +493,18 @@ class Kconfig:
         if sym is not None and not sym.optional and parent.prompt is not None and not member_choices:
             # A visible choice cannot be n unless it is optional.
             sym.rev_dep = or_expr(sym.rev_dep, and_expr(parent.prompt.cond, SYM_M))
+
+    def _bool_tested_for_m(self, file: str, line: int) -> Callable[[Symbol, str], None]:
+        """What to do when a condition at ``file:line`` compares a bool
+        with ``m``: the C tool's line on stdout, a warning in the editor."""
+
+        def report(sym: Symbol, forced: str) -> None:
+            message = f"boolean symbol {sym.name} tested for 'm'? test forced to '{forced}'"
+            self.diagnostics.append(Diagnostic(file, line, message, Severity.WARNING, code="bool-tested-for-m"))
+            if self._printing:
+                self.pp.info(message)
+
+        return report
 
     def _assign_member_choices(self) -> None:
         """Each symbol's choice, as ``sym_get_choice_menu`` finds it: the
@@ -586,7 +604,9 @@ class Kconfig:
     def _make_auto_menu(self, node: MenuNode, sym: Symbol) -> None:
         """Move the entries after ``node`` that depend on its symbol below
         it (the automatic sub-menus of menu.c)."""
-        basedep_terms = and_terms(node.prompt.cond) if node.prompt is not None else []
+        sides_first = self.gen.dedup_sides_first
+        visible = node.prompt.cond if node.prompt is not None else None
+        basedep = eliminate_dups(transform(trans_compare(visible, UNEQUAL, SYM_N)), sides_first)
         last = None
         nxt = node.next
         while nxt is not None:
@@ -594,8 +614,12 @@ class Kconfig:
             if not contains_symbol(dep, sym):
                 break
             if not depends_on_symbol(dep, sym):
-                dep_terms = and_terms(dep)
-                if not all(term in dep_terms for term in basedep_terms):
+                # Also below it when the entry's conditions include all of
+                # the symbol's (a superset, like '(sym || Q) && R' for a
+                # symbol that depends on R).
+                dep = eliminate_dups(transform(trans_compare(dep, UNEQUAL, SYM_N)), sides_first)
+                _, rest = eliminate_eq(dep, basedep)
+                if not is_yes(rest):
                     break
             self._finalize(nxt)
             nxt.parent = node

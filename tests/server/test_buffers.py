@@ -208,13 +208,24 @@ async def test_a_huge_buffer_and_a_huge_line(client: LanguageClient, tmp_path):
     assert "GENERATED_1000" in text
     assert time.monotonic() - started < 120
 
-    long_line = "config LONG_LINE\n\tbool \"" + "y" * 100_000 + "\"\n\tdepends on NET && " + \
-        " && ".join(["NET"] * 20_000) + "\n"
+    # A prompt and a dependency line of 100,000 characters each, the dependency
+    # within the parser's operator limit (900 operators) with its symbols far right.
+    depends = "\tdepends on NET" + " " * 100_000 + "&& " + " && ".join(["NET"] * 900)
+    long_line = "config LONG_LINE\n\tbool \"" + "y" * 100_000 + "\"\n" + depends + "\n"
     wide = "untitled:wide"
     open_text(client, wide, long_line)
-    await wait_diagnostics(client, wide, lambda d: True, tries=600)
-    text = await hover_text(client, wide, lsp.Position(2, 50_000))
+    diags = await wait_diagnostics(client, wide, lambda d: True, tries=600)
+    assert not [d for d in diags if d.severity == ERROR]
+    text = await hover_text(client, wide, lsp.Position(2, depends.rindex("NET") + 1))
     assert "NET" in text
+    # Past the limit, the statement is an error on its own line, nothing worse.
+    too_many = "config TOO_MANY\n\tbool \"x\"\n\tdepends on " + " && ".join(["NET"] * 20_000) + "\n"
+    many = "untitled:many"
+    open_text(client, many, too_many)
+    diags = await wait_diagnostics(client, many, lambda d: any(x.severity == ERROR for x in d), tries=600)
+    errors = [d for d in diags if d.severity == ERROR]
+    assert [d.range.start.line for d in errors] == [2]
+    assert "more than 1000 operators" in errors[0].message
     labels = await completion_labels(client, wide, 2, 100)
     assert labels is not None
     assert_no_errors_logged(client)

@@ -127,6 +127,40 @@ config S
 config NOT
 	def_bool !(LT && GE_HEX)
 """,
+    "transformed_conditions": """
+config MODULES
+	bool "modules"
+	modules
+	default y
+config A
+	bool "a"
+config B
+	bool "b"
+	default y
+config T
+	tristate "t"
+	default m
+config FORCED_N
+	bool "tests a bool for m"
+	depends on A = m || B != m
+config NEGATED
+	tristate "negated"
+	depends on !(A || !B) && !(T = y) && !(T < 2)
+	select SEL if !(B && A != n)
+	default y
+config SEL
+	tristate "selected"
+	depends on A = y && !!B
+config CONSTS
+	bool "constants"
+	depends on !y || !n && !m
+	default y
+config NEEDS_A
+	bool "needs a"
+	depends on B = n || A = y
+	default y
+	select T
+""",
     "menuconfig_and_auto_menus": """
 menuconfig NET
 	bool "net"
