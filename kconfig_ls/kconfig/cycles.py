@@ -10,11 +10,12 @@ diagnostics (for editors).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .errors import Diagnostic, Severity
-from .menu import P_CHOICE, P_DEFAULT, P_IMPLY, P_SELECT, P_SYMBOL, Property
+from .menu import P_CHOICE, P_DEFAULT, P_IMPLY, P_SELECT, P_SYMBOL, MenuNode, Property
 
 if TYPE_CHECKING:
     from .symbols import Symbol
@@ -53,9 +54,12 @@ _FOOTER_4X = (
 
 
 class _Checker:
-    def __init__(self, member_choices: bool, footer_per_link: bool = False) -> None:
+    def __init__(self, member_choices: bool, footer_per_link: bool = False,
+                 choice_deps_as_symbol: bool = False) -> None:
         #: 4.x: the pointer to the documentation before every link.
         self.footer_per_link = footer_per_link
+        #: 4.x words a choice's own dependency as a symbol's.
+        self.choice_deps_as_symbol = choice_deps_as_symbol
         #: Member-choice generations print each link without a location
         #: and name the choice block instead of the choice symbol.
         self.member_choices = member_choices
@@ -189,8 +193,10 @@ class _Checker:
             prop = frame.prop or (sym.props[0] if sym.props else None)
             node = None
             if sym.is_choice or sym.is_choice_value:
+                # (The C tool's loop leaves its property there too, and the
+                # header names it.)
                 for p in sym.props:
-                    node = p.node
+                    prop, node = p, p.node
                     if node is not None:
                         break
             name = sym.name or "<choice>"
@@ -205,7 +211,10 @@ class _Checker:
                 continue
             if j == 0 and prop is not None:
                 lines.append(f"{prop.file}:{prop.line}:error: recursive dependency detected!\n")
-            if sym.is_choice:
+            if sym.is_choice and self.choice_deps_as_symbol:
+                where = (prop.file, prop.line)
+                what = f"symbol {name} depends on {other}"
+            elif sym.is_choice:
                 where = (node.file, node.line)
                 what = f"choice {name} contains symbol {other}"
             elif sym.is_choice_value:
@@ -254,14 +263,21 @@ class _Checker:
         return where, f"symbol {name} {kind} is visible depending on {next_sym.name}"
 
 
-def find_cycles(kc: Kconfig) -> list[CycleReport]:
+def find_cycles(kc: Kconfig, after_entry: Callable[[MenuNode, list[CycleReport]], None] | None = None
+                ) -> list[CycleReport]:
     """Every recursive dependency, in the order the C tool reports them
-    (its symbol table's order, or menu order for member choices)."""
-    checker = _Checker(kc.gen.member_choices, kc.gen.cycle_footer_per_link)
+    (its symbol table's order, or menu order for member choices).  With
+    member choices the C tool checks each entry's other rules right after
+    its cycles: ``after_entry(node, new_reports)`` is called for each
+    entry with a symbol, in menu order, with the reports it added."""
+    checker = _Checker(kc.gen.member_choices, kc.gen.cycle_footer_per_link, kc.gen.cycle_choice_deps_as_symbol)
     if kc.gen.member_choices:
         for node in kc.walk():
             if node.sym is not None:
+                before = len(checker.reports)
                 checker.check(node.sym)
+                if after_entry is not None:
+                    after_entry(node, checker.reports[before:])
     else:
         for sym in kc.hash_order():
             checker.check(sym)

@@ -123,6 +123,13 @@ class Generation:
     #: 4.x prints the pointer to the documentation before every link of a
     #: cycle, naming it kconfig-language.txt; later once at the end (.rst).
     cycle_footer_per_link: bool = False
+    #: A choice's link in a cycle (its dependency or its default's
+    #: condition) reads "symbol <choice> depends on X" (4.x), not "choice
+    #: <choice> contains symbol X".
+    cycle_choice_deps_as_symbol: bool = False
+    #: A menuconfig entry without a prompt that ends with the input is
+    #: warned about at the top file's newline count plus this.
+    eof_warning_line_offset: int = 1
     #: Fatal load errors ("can't open file") go to stdout (4.x printf).
     errors_on_stdout: bool = False
     #: An error inside an entry's options is an "invalid option" /
@@ -137,6 +144,9 @@ class Generation:
     #: then across the two sides (6.11+); before, over every pair of the
     #: whole chain.  Decides which operand of a printed dependency stays.
     dedup_sides_first: bool = False
+    #: The top file's last line must end with a newline: else its statement
+    #: is a syntax error (6.11+; sourced files still get one at their end).
+    top_file_needs_final_newline: bool = False
 
     def entry_options(self) -> list[str]:
         """The options a config or choice entry accepts, as an editor
@@ -166,6 +176,8 @@ LINUX_4_X = replace(
     preprocessor=False,
     cycles_are_fatal=False,
     cycle_footer_per_link=True,
+    cycle_choice_deps_as_symbol=True,
+    eof_warning_line_offset=0,
     word_chars="-/.",
     keyword_aliases=(("boolean", "bool"), ("---help---", "help")),
     option_keyword=True,
@@ -198,6 +210,7 @@ LINUX_6_12 = replace(
     number_question_stops_at_eof=True,
     transform_right_first=True,
     dedup_sides_first=True,
+    top_file_needs_final_newline=True,
 )
 
 MAINLINE = replace(

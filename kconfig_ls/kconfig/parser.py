@@ -131,6 +131,20 @@ class Builder:
         self.unclosed: list[Diagnostic] = []
         #: The choice block being parsed (its menu node), if any.
         self.current_choice: MenuNode | None = None
+        #: A menuconfig entry without a prompt that ended with its file:
+        #: warned about at the next statement read.
+        self.pending_menuconfig: MenuNode | None = None
+
+    def report_menuconfig(self, file: str, line: int) -> None:
+        """Warn about the pending menuconfig entry without a prompt; the C
+        tool names ``file:line``, where its parser was when it noticed."""
+        entry = self.pending_menuconfig
+        if entry is None:
+            return
+        self.pending_menuconfig = None
+        message = "menuconfig statement without prompt"
+        self.kc.add_diagnostic(Diagnostic(entry.file, entry.line, message, Severity.WARNING,
+                                          c_text=f"{file}:{line}: warning: {message}\n"))
 
     def syntax_error_is_reported(self, read: int) -> bool:
         """Account for a statement that failed after ``read`` good tokens;
@@ -232,6 +246,11 @@ class Builder:
             self.kc.progress(len(self.kc.files))
         FileParser(self, source).run()
         if included_from is None:
+            gen = self.kc.gen
+            line = text.count("\n") + gen.eof_warning_line_offset
+            if gen.eof_counts_unterminated_line and text and not text.endswith("\n"):
+                line += 1
+            self.report_menuconfig(self.kc.top_file if gen.eof_error_in_top_file else "<none>", line)
             self._report_unclosed(text)
 
     def _report_unclosed(self, top_text: str) -> None:
@@ -363,6 +382,8 @@ class FileParser(ExpressionParser):
         self.source = source
         self.file = source.name
         self.blocks: list[tuple[str, MenuNode, int]] = []
+        #: The last statement read (the final-newline check looks at it).
+        self.last_statement: Statement | None = None
         #: What the current entry accepts as options: config, choice, menu,
         #: comment, or None.
         self.entry_kind: str | None = None
@@ -412,6 +433,23 @@ class FileParser(ExpressionParser):
             self._record_expansions(lexer.expansions)
         else:
             self._run_with_cache(cache)
+        self._check_final_newline()
+
+    def _check_final_newline(self) -> None:
+        """6.11+: the top file's last statement needs its newline (the
+        lexer gives the parser no end of line at the end of input there), so
+        without one it is a syntax error and the entry's options end
+        unfinished (no menuconfig warning follows)."""
+        text = self.source.text
+        if (not self.kc.gen.top_file_needs_final_newline or self.source.included_from is not None
+                or not text or text.endswith("\n") or self.last_statement is None
+                or self.last_statement.help_text is not None):
+            return
+        self.b.pending_menuconfig = None
+        line = text.count("\n") + 1
+        if self.b.syntax_error_is_reported(len(self.last_statement.tokens)):
+            self.error(line, "syntax error: the last line needs a newline",
+                       c_text=f"{self.file}:{line}: syntax error\n")
 
     def _record_expansions(self, expansions: list[tuple[int, int, str]]) -> None:
         self.end_entry()
@@ -429,6 +467,8 @@ class FileParser(ExpressionParser):
         in_entry = entry_before is not None
         if self._if_awaiting_line is not None:
             self._settle_if_line(stmt.line)
+        self.b.report_menuconfig(self.file, stmt.line)
+        self.last_statement = stmt
         try:
             if len(stmt.tokens) > MAX_OPERATORS:
                 _check_operator_count(stmt)
@@ -539,7 +579,7 @@ class FileParser(ExpressionParser):
                 handler(self, stmt)
                 return
 
-        self.end_entry()
+        self.end_entry(stmt.line)
         if kind in ("config", "menuconfig"):
             if kind == "menuconfig" and self.in_choice():
                 raise ParseError("invalid statement")
@@ -612,11 +652,19 @@ class FileParser(ExpressionParser):
             if block_node is node:
                 self.blocks[i] = (kind, node, line)
 
-    def end_entry(self) -> None:
-        """The current entry is complete (the next statement is not one of
-        its options).  A config entry inside a member choice must have a
-        prompt and be bool, and joins the choice's priority list."""
+    def end_entry(self, next_line: int | None = None) -> None:
+        """The current entry is complete (the statement at ``next_line`` is
+        not one of its options; None: the file ended).  A menuconfig entry
+        without a prompt is warned about where the C parser notices, at the
+        next statement (of any file) or the end of input.  A config entry
+        inside a member choice must have a prompt and be bool, and joins
+        the choice's priority list."""
         kind, self.entry_kind = self.entry_kind, None
+        entry = self.b.current_entry
+        if kind == "config" and entry is not None and entry.kind == "menuconfig" and entry.prompt is None:
+            self.b.pending_menuconfig = entry
+        if next_line is not None:
+            self.b.report_menuconfig(self.file, next_line)
         choice = self.b.current_choice
         if not self.kc.gen.member_choices or choice is None:
             return
@@ -626,7 +674,6 @@ class FileParser(ExpressionParser):
             return
         if kind != "config":
             return
-        entry = self.b.current_entry
         sym = entry.sym
         if entry.prompt is None:
             self._member_error(entry, "choice member must have a prompt")

@@ -174,13 +174,11 @@ class Kconfig:
         self._index_properties()
         # Cycles are looked for even when a line is broken (an editor wants
         # them); the C tool would have stopped, so nothing is printed then.
-        self.cycles = find_cycles(self)
-        for report in self.cycles:
-            self.diagnostics.extend(report.links)
-            if self.warn_stream is not None and self._printing:
-                self.warn_stream.write(report.text)
         if self.gen.member_choices:
-            self._check_after_finalize()
+            self.cycles = find_cycles(self, self._check_entry_after_cycles)
+        else:
+            self.cycles = find_cycles(self)
+            self._report_cycles(self.cycles)
         #: The C tool's "configuration changed" flag (conf_set_changed).
         self.conf_changed = True
 
@@ -478,11 +476,8 @@ class Kconfig:
                 child.list = None
             child = child.next
 
-        if parent.kind == "menuconfig":
-            if parent.prompt is not None:
-                parent.prompt.kind = P_MENU
-            else:
-                self.warn(parent.file, parent.line, "menuconfig statement without prompt")
+        if parent.kind == "menuconfig" and parent.prompt is not None:
+            parent.prompt.kind = P_MENU
         if sym is not None and sym not in self._checked:
             self._checked.add(sym)
             if sym.type == UNKNOWN:
@@ -520,21 +515,26 @@ class Kconfig:
             if above is not None and above.sym.is_choice:
                 sym.choice = above.sym
 
-    def _check_after_finalize(self) -> None:
-        """Errors 6.11+ finds once the tree is finalised, entry by entry in
-        menu order: a member of a choice with a default or with a prompt
-        outside its block (``choice_check_sanity``); a transitional symbol
-        with anything but help (``transitional_check_sanity``)."""
-        for node in self.walk():
-            sym = node.sym
-            if sym is None:
-                continue
-            if sym.transitional:
-                self._check_transitional(node)
-            if sym.is_choice:
-                for below in node.walk():
-                    if below.sym is not None:
-                        self._check_member(below)
+    def _report_cycles(self, reports: list) -> None:
+        for report in reports:
+            self.diagnostics.extend(report.links)
+            if self.warn_stream is not None and self._printing:
+                self.warn_stream.write(report.text)
+
+    def _check_entry_after_cycles(self, node: MenuNode, cycles: list) -> None:
+        """6.11+ checks the finalised tree entry by entry in menu order:
+        the entry's recursive dependencies, then (a transitional symbol with
+        anything but help, ``transitional_check_sanity``) the members of a
+        choice with a default or with a prompt outside its block
+        (``choice_check_sanity``)."""
+        self._report_cycles(cycles)
+        sym = node.sym
+        if sym.transitional:
+            self._check_transitional(node)
+        if sym.is_choice:
+            for below in node.walk():
+                if below.sym is not None:
+                    self._check_member(below)
 
     def _check_member(self, node: MenuNode) -> None:
         for prop in node.sym.props:

@@ -346,6 +346,14 @@ def test_interactive_modes(parity, case, mode, answers):
 
 ERROR_CASES = {
     "unbalanced_paren": 'config A\n\tbool "a"\n\tdepends on (B\n',
+    "menuconfig_without_prompt": 'menuconfig A\n\tbool\n\n# c\nconfig B\n\tbool "b"\nmenuconfig C\n\tbool\n',
+    "menuconfig_without_prompt_then_error": 'menuconfig A\n\tbool\nconfig B\n\tbool "b"\n\tdepends on (C\n',
+    "no_final_newline_after_an_option": 'config A\n\tbool "a"\nmenuconfig B\n\tbool',
+    "choice_cycle_named_at_its_first_line": ('choice\n\tbool "c"\n\tdefault A if B\nconfig A\n\tbool "a"\n'
+                                             'endchoice\nconfig B\n\tbool "b"\n\tdepends on A\n'),
+    "member_default_between_cycles": ('config X\n\tbool "x"\n\tdepends on X\nchoice\n\tprompt "c"\n'
+                                      'config A\n\tbool "a"\n\tdefault y\nendchoice\nconfig Z\n\tbool "z"\n'
+                                      '\tdepends on Z\n'),
     "unknown_statement": 'foo bar\nconfig A\n\tbool "a"\n',
     "option_outside_entry": 'config A\n\tbool "a"\nmenu "m"\n\tdefault y\nendmenu\n',
     "wrong_end": 'if A\nendmenu\nconfig B\n\tbool "b"\n',
