@@ -373,34 +373,24 @@ def _merge(kind: int, e1: _Node, e2: _Node, count: _Count) -> None:
     count.n += 1
 
 
-def _dups_pairs_6_1(kind: int, e1: _Node, e2: _Node, count: _Count) -> None:
-    """6.1's walk: every ordered pair of leaves of the whole chain; a
-    nested chain of the other operator is cleaned on its own first."""
+def _merge_pairs(kind: int, e1: _Node, e2: _Node, count: _Count, whole_chain: bool) -> None:
+    """Merge every leaf of ``e1``'s ``kind`` chain with every leaf of
+    ``e2``'s.  ``whole_chain`` (6.1, called with the same chain twice): a
+    leaf is not paired with itself, and a nested chain of the other
+    operator is cleaned on its own first."""
     if e1.op == kind:
-        _dups_pairs_6_1(kind, e1.a, e2, count)
-        _dups_pairs_6_1(kind, e1.b, e2, count)
+        _merge_pairs(kind, e1.a, e2, count, whole_chain)
+        _merge_pairs(kind, e1.b, e2, count, whole_chain)
         return
     if e2.op == kind:
-        _dups_pairs_6_1(kind, e1, e2.a, count)
-        _dups_pairs_6_1(kind, e1, e2.b, count)
+        _merge_pairs(kind, e1, e2.a, count, whole_chain)
+        _merge_pairs(kind, e1, e2.b, count, whole_chain)
         return
-    if e1 is e2:
-        return
-    if e1.op == AND or e1.op == OR:
-        _dups_pairs_6_1(e1.op, e1, e1, count)
-    _merge(kind, e1, e2, count)
-
-
-def _dups_pairs_6_11(kind: int, e1: _Node, e2: _Node, count: _Count) -> None:
-    """6.11+'s walk: the leaves of one side against those of the other."""
-    if e1.op == kind:
-        _dups_pairs_6_11(kind, e1.a, e2, count)
-        _dups_pairs_6_11(kind, e1.b, e2, count)
-        return
-    if e2.op == kind:
-        _dups_pairs_6_11(kind, e1, e2.a, count)
-        _dups_pairs_6_11(kind, e1, e2.b, count)
-        return
+    if whole_chain:
+        if e1 is e2:
+            return
+        if e1.op == AND or e1.op == OR:
+            _merge_pairs(e1.op, e1, e1, count, True)
     _merge(kind, e1, e2, count)
 
 
@@ -410,7 +400,7 @@ def _eliminate_dups_6_11(n: _Node) -> _Node:
         if n.op == AND or n.op == OR:
             left = _eliminate_dups_6_11(n.a)
             right = _eliminate_dups_6_11(n.b)
-            _dups_pairs_6_11(n.op, left, right, count)
+            _merge_pairs(n.op, left, right, count, False)
             n = _Node(n.op, left, right)
         n = _eliminate_yn(n)
         if not count.n:
@@ -431,7 +421,7 @@ def eliminate_dups(e: Expr, recursive: bool = False) -> Expr:
     while True:
         count = _Count()
         if n.op == AND or n.op == OR:
-            _dups_pairs_6_1(n.op, n, n, count)
+            _merge_pairs(n.op, n, n, count, True)
         if not count.n:
             return _expr(n)
         n = _eliminate_yn(n)

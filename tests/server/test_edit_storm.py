@@ -15,24 +15,18 @@ import asyncio
 import os
 import random
 import re
-import sys
-from pathlib import Path
 
 import pytest
 import pytest_lsp
 from conftest import kernel_tree_path
 from lsprotocol import types as lsp
 from pygls.uris import from_fs_path
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
+from test_lsp_kernel import SERVER
 
 pytestmark = pytest.mark.kernel
 
-REPO = Path(__file__).resolve().parents[2]
 TREE = kernel_tree_path()
-SERVER = ClientServerConfig(
-    server_command=[sys.executable, "-m", "kconfig_ls.cli", "serve"],
-    server_env={**os.environ, "PYTHONPATH": str(REPO)},
-)
 FILE = "drivers/net/ethernet/intel/Kconfig"
 EDITS = int(os.environ.get("STORM_EDITS", 1200))
 PIECES = ["config ", "menuconfig", "depends on ", " && ", " || ", "!", "(", ")", "select ", "default y",
