@@ -24,7 +24,6 @@ rewrote the duplicate elimination (each side first, then the pairs across
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .expr import AND, BOOL, COMPARISONS, EQUAL, GEQ, GTH, LEQ, LTH, NOT, OR, TRISTATE, UNEQUAL, Expr
@@ -47,11 +46,11 @@ def _consts():
 # -- expr_transform --------------------------------------------------------------
 
 
-def transform(e: Expr, on_bool_m: Callable[[Symbol, str], None] | None = None, right_first: bool = False) -> Expr:
+def transform(e: Expr, forced_tests: list | None = None, right_first: bool = False) -> Expr:
     """``expr_transform``: operands first, then the node.  For a bool
     ``A``: ``A=y`` and ``A!=n`` are ``A``, ``A=n`` and ``A!=y`` are ``!A``;
     ``A=m`` can never hold and becomes ``n`` (``A!=m``: ``y``), which the C
-    tool reports on stdout (``on_bool_m(A, forced)``).  A negation is pushed
+    tool reports on stdout (``(A, forced)`` is appended to ``forced_tests``).  A negation is pushed
     inside: of a negation, of a comparison (the opposite comparison), of
     ``&&``/``||`` (De Morgan), of a constant.  ``right_first``: the right
     operand of ``&&``/``||`` is rewritten, and reported, first (6.11+)."""
@@ -69,18 +68,18 @@ def transform(e: Expr, on_bool_m: Callable[[Symbol, str], None] | None = None, r
             return left if op == EQUAL else (NOT, left)
         if right is sym_m:
             forced = sym_n if op == EQUAL else sym_y
-            if on_bool_m is not None:
-                on_bool_m(left, forced.name)
+            if forced_tests is not None:
+                forced_tests.append((left, forced.name))
             return forced
         return e
     if op in COMPARISONS:
         return e
     if op == AND or op == OR:
         if right_first:
-            right = transform(e[2], on_bool_m, True)
-            return (op, transform(e[1], on_bool_m, True), right)
-        return (op, transform(e[1], on_bool_m), transform(e[2], on_bool_m))
-    inner = transform(e[1], on_bool_m, right_first)
+            right = transform(e[2], forced_tests, True)
+            return (op, transform(e[1], forced_tests, True), right)
+        return (op, transform(e[1], forced_tests), transform(e[2], forced_tests))
+    inner = transform(e[1], forced_tests, right_first)
     if inner.__class__ is not tuple:
         if inner is sym_y:
             return sym_n
@@ -93,7 +92,7 @@ def transform(e: Expr, on_bool_m: Callable[[Symbol, str], None] | None = None, r
     if inner_op in _NEGATED:
         return (_NEGATED[inner_op], inner[1], inner[2])
     other = OR if inner_op == AND else AND
-    return transform((other, (NOT, inner[1]), (NOT, inner[2])), on_bool_m, right_first)
+    return transform((other, (NOT, inner[1]), (NOT, inner[2])), forced_tests, right_first)
 
 
 def trans_compare(e: Expr, op: int, sym: Symbol) -> Expr:
@@ -294,13 +293,19 @@ def _subjects(e1: _Node, e2: _Node) -> Symbol | None:
     return sym1
 
 
-def _join_or(e1: _Node, e2: _Node) -> _Node | None:
-    """``e1 || e2`` as one operand, when the C tool knows it."""
+def _join(kind: int, e1: _Node, e2: _Node) -> _Node | None:
+    """``expr_join_or``/``expr_join_and``: ``e1 || e2`` (``&&``) as one
+    operand, when the C tool knows one: a copy of equal operands, or a rule
+    for two tests of the same bool or tristate symbol."""
     if _eq(e1, e2):
         return _copy(e1)
     sym = _subjects(e1, e2)
     if sym is None:
         return None
+    return _join_or(sym, e1, e2) if kind == OR else _join_and(sym, e1, e2)
+
+
+def _join_or(sym: Symbol, e1: _Node, e2: _Node) -> _Node | None:
     sym_n, sym_m, sym_y = _consts()
     if sym.type == TRISTATE and e1.op == EQUAL and e2.op == EQUAL:
         # a=y || a=m is a!=n; a=y || a=n is a!=m; a=m || a=n is a!=y.
@@ -315,13 +320,7 @@ def _join_or(e1: _Node, e2: _Node) -> _Node | None:
     return None
 
 
-def _join_and(e1: _Node, e2: _Node) -> _Node | None:
-    """``e1 && e2`` as one operand, when the C tool knows it."""
-    if _eq(e1, e2):
-        return _copy(e1)
-    sym = _subjects(e1, e2)
-    if sym is None:
-        return None
+def _join_and(sym: Symbol, e1: _Node, e2: _Node) -> _Node | None:
     sym_n, sym_m, sym_y = _consts()
 
     def plain_and(op: int, const: Symbol) -> bool:
@@ -364,7 +363,7 @@ class _Count:
 def _merge(kind: int, e1: _Node, e2: _Node, count: _Count) -> None:
     """Merge two leaves of a ``kind`` chain: the first place is emptied (n
     for ``||``, y for ``&&``), the second holds the join."""
-    joined = _join_or(e1, e2) if kind == OR else _join_and(e1, e2)
+    joined = _join(kind, e1, e2)
     if joined is None:
         return
     sym_n, _, sym_y = _consts()

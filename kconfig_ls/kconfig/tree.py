@@ -410,6 +410,8 @@ class Kconfig:
         member_choices = self.gen.member_choices
         right_first = self.gen.transform_right_first
         sides_first = self.gen.dedup_sides_first
+        #: Tests of a bool for m that the rewriting of a condition dropped.
+        forced: list = []
         if parent.list is not None:
             if sym is not None and sym.is_choice and not member_choices:
                 # The choice's mode bounds its values: they depend on it.
@@ -425,9 +427,10 @@ class Kconfig:
             else:
                 parentdep = parent.dep
             for child in parent.children():
-                on_bool_m = self._bool_tested_for_m(child.file, child.line)
-                basedep = eliminate_dups(and_expr(parentdep, transform(rewrite_m(child.dep, self.modules_sym),
-                                                                       on_bool_m, right_first)), sides_first)
+                own = transform(rewrite_m(child.dep, self.modules_sym), forced, right_first)
+                if forced:
+                    self._report_forced_tests(child, forced)
+                basedep = eliminate_dups(and_expr(parentdep, own), sides_first)
                 child.dep = basedep
                 if child.sym is not None:
                     props = child.sym.props
@@ -436,9 +439,10 @@ class Kconfig:
                 for prop in props:
                     if prop.node is not child:
                         continue
-                    dep = eliminate_dups(and_expr(basedep, transform(rewrite_m(prop.cond, self.modules_sym),
-                                                                     self._bool_tested_for_m(prop.file, prop.line),
-                                                                     right_first)), sides_first)
+                    dep = transform(rewrite_m(prop.cond, self.modules_sym), forced, right_first)
+                    if forced:
+                        self._report_forced_tests(prop, forced)
+                    dep = eliminate_dups(and_expr(basedep, dep), sides_first)
                     prop.cond = dep
                     if prop.kind == P_SELECT:
                         target = prop.expr
@@ -489,17 +493,17 @@ class Kconfig:
             # A visible choice cannot be n unless it is optional.
             sym.rev_dep = or_expr(sym.rev_dep, and_expr(parent.prompt.cond, SYM_M))
 
-    def _bool_tested_for_m(self, file: str, line: int) -> Callable[[Symbol, str], None]:
-        """What to do when a condition at ``file:line`` compares a bool
-        with ``m``: the C tool's line on stdout, a warning in the editor."""
-
-        def report(sym: Symbol, forced: str) -> None:
-            message = f"boolean symbol {sym.name} tested for 'm'? test forced to '{forced}'"
-            self.diagnostics.append(Diagnostic(file, line, message, Severity.WARNING, code="bool-tested-for-m"))
+    def _report_forced_tests(self, where: MenuNode | Property, forced: list) -> None:
+        """A condition at ``where`` compared a bool with ``m`` (``forced``:
+        the symbols and the constant each test became): the C tool's line
+        on stdout, a warning in the editor.  Empties ``forced``."""
+        for sym, value in forced:
+            message = f"boolean symbol {sym.name} tested for 'm'? test forced to '{value}'"
+            self.diagnostics.append(Diagnostic(where.file, where.line, message, Severity.WARNING,
+                                               code="bool-tested-for-m"))
             if self._printing:
                 self.pp.info(message)
-
-        return report
+        forced.clear()
 
     def _assign_member_choices(self) -> None:
         """Each symbol's choice, as ``sym_get_choice_menu`` finds it: the
