@@ -27,6 +27,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .expr import AND, BOOL, COMPARISONS, EQUAL, GEQ, GTH, LEQ, LTH, NOT, OR, TRISTATE, UNEQUAL, Expr
+from .symbols import SYM_M as sym_m
+from .symbols import SYM_N as sym_n
+from .symbols import SYM_Y as sym_y
 
 if TYPE_CHECKING:
     from .symbols import Symbol
@@ -35,12 +38,6 @@ if TYPE_CHECKING:
 SYMBOL = 0
 
 _NEGATED = {EQUAL: UNEQUAL, UNEQUAL: EQUAL, LTH: GEQ, GEQ: LTH, LEQ: GTH, GTH: LEQ}
-
-
-def _consts():
-    from .symbols import SYM_M, SYM_N, SYM_Y
-
-    return SYM_N, SYM_M, SYM_Y
 
 
 # -- expr_transform --------------------------------------------------------------
@@ -56,7 +53,6 @@ def transform(e: Expr, forced_tests: list | None = None, right_first: bool = Fal
     operand of ``&&``/``||`` is rewritten, and reported, first (6.11+)."""
     if e is None or e.__class__ is not tuple:
         return e
-    sym_n, sym_m, sym_y = _consts()
     op = e[0]
     if op == EQUAL or op == UNEQUAL:
         left, right = e[1], e[2]
@@ -99,7 +95,6 @@ def trans_compare(e: Expr, op: int, sym: Symbol) -> Expr:
     """``expr_trans_compare(e, op, sym)`` for ``sym`` ``y`` or ``n``: an
     expression that holds when ``e`` compares so with ``sym``, pushed down
     to the leaves (no condition counts as ``sym`` itself)."""
-    sym_n, sym_m, sym_y = _consts()
     if e is None:
         return (NOT, sym) if op == UNEQUAL else sym
     if e.__class__ is not tuple:
@@ -176,7 +171,7 @@ def _expr(n: _Node) -> Expr:
 
 
 def _is_yes(n: _Node | None) -> bool:
-    return n is None or n.is_const(_consts()[2])
+    return n is None or n.is_const(sym_y)
 
 
 # -- expr_eliminate_yn, expr_eq, expr_eliminate_eq ---------------------------------
@@ -187,7 +182,6 @@ def _eliminate_yn(n: _Node) -> _Node:
     ``A || y`` is ``y``, from the leaves up; ``n`` is edited in place."""
     if n.op != AND and n.op != OR:
         return n
-    sym_n, _, sym_y = _consts()
     left = _eliminate_yn(n.a)
     right = _eliminate_yn(n.b)
     absorbing, neutral = (sym_n, sym_y) if n.op == AND else (sym_y, sym_n)
@@ -229,7 +223,6 @@ def _eliminate_eq_walk(kind: int, e1: _Node, e2: _Node) -> None:
         _eliminate_eq_walk(kind, e1, e2.a)
         _eliminate_eq_walk(kind, e1, e2.b)
         return
-    sym_n, _, sym_y = _consts()
     if e1.op == SYMBOL and e2.op == SYMBOL and e1.a is e2.a and (e1.a is sym_y or e1.a is sym_n):
         return
     if not _eq(e1, e2):
@@ -263,7 +256,7 @@ def equal(e1: Expr, e2: Expr) -> bool:
 
 def is_yes(e: Expr) -> bool:
     """``expr_is_yes``: no condition, or the constant ``y``."""
-    return e is None or e is _consts()[2]
+    return e is None or e is sym_y
 
 
 # -- expr_join_or / expr_join_and -----------------------------------------------------
@@ -306,7 +299,6 @@ def _join(kind: int, e1: _Node, e2: _Node) -> _Node | None:
 
 
 def _join_or(sym: Symbol, e1: _Node, e2: _Node) -> _Node | None:
-    sym_n, sym_m, sym_y = _consts()
     if sym.type == TRISTATE and e1.op == EQUAL and e2.op == EQUAL:
         # a=y || a=m is a!=n; a=y || a=n is a!=m; a=m || a=n is a!=y.
         tested = {e1.b, e2.b}
@@ -321,7 +313,6 @@ def _join_or(sym: Symbol, e1: _Node, e2: _Node) -> _Node | None:
 
 
 def _join_and(sym: Symbol, e1: _Node, e2: _Node) -> _Node | None:
-    sym_n, sym_m, sym_y = _consts()
 
     def plain_and(op: int, const: Symbol) -> bool:
         return (e1.op == SYMBOL and e2.op == op and e2.b is const) or (
@@ -366,7 +357,6 @@ def _merge(kind: int, e1: _Node, e2: _Node, count: _Count) -> None:
     joined = _join(kind, e1, e2)
     if joined is None:
         return
-    sym_n, _, sym_y = _consts()
     e1.set(_Node(SYMBOL, sym_n if kind == OR else sym_y))
     e2.set(joined)
     count.n += 1
@@ -374,23 +364,49 @@ def _merge(kind: int, e1: _Node, e2: _Node, count: _Count) -> None:
 
 def _merge_pairs(kind: int, e1: _Node, e2: _Node, count: _Count, whole_chain: bool) -> None:
     """Merge every leaf of ``e1``'s ``kind`` chain with every leaf of
-    ``e2``'s.  ``whole_chain`` (6.1, called with the same chain twice): a
-    leaf is not paired with itself, and a nested chain of the other
-    operator is cleaned on its own first."""
-    if e1.op == kind:
-        _merge_pairs(kind, e1.a, e2, count, whole_chain)
-        _merge_pairs(kind, e1.b, e2, count, whole_chain)
-        return
-    if e2.op == kind:
-        _merge_pairs(kind, e1, e2.a, count, whole_chain)
-        _merge_pairs(kind, e1, e2.b, count, whole_chain)
-        return
-    if whole_chain:
-        if e1 is e2:
-            return
-        if e1.op == AND or e1.op == OR:
-            _merge_pairs(e1.op, e1, e1, count, True)
-    _merge(kind, e1, e2, count)
+    ``e2``'s, in the C tool's order (each first leaf with all second ones).
+    ``whole_chain`` (6.1, called with the same chain twice): a leaf is not
+    paired with itself, and a nested chain of the other operator is cleaned
+    on its own first, before each of its pairings.  A merge only edits
+    leaves, and never into a ``kind`` chain, so the leaves are listed once."""
+    firsts = _chain_leaves(kind, e1)
+    seconds = firsts if e2 is e1 else _chain_leaves(kind, e2)
+    for a in firsts:
+        for b in seconds:
+            if whole_chain:
+                if a is b:
+                    continue
+                if a.op == AND or a.op == OR:
+                    _merge_pairs(a.op, a, a, count, True)
+            subject = _subject(a)
+            if subject is not None and subject is not _subject(b) and _subject(b) is not None:
+                continue  # tests of two different symbols never join
+            _merge(kind, a, b, count)
+
+
+def _subject(n: _Node):
+    """The symbol a leaf tests (itself, or under one negation), or None
+    for a chain: leaves about different symbols are neither equal nor
+    joined by a rule."""
+    if n.op == NOT:
+        n = n.a
+    return None if n.op == AND or n.op == OR or n.op == NOT else n.a
+
+
+def _chain_leaves(kind: int, n: _Node) -> list[_Node]:
+    """The operands of ``n``'s ``kind`` chain, left to right."""
+    if n.op != kind:
+        return [n]
+    leaves: list[_Node] = []
+    stack = [n]
+    while stack:
+        x = stack.pop()
+        if x.op == kind:
+            stack.append(x.b)
+            stack.append(x.a)
+        else:
+            leaves.append(x)
+    return leaves
 
 
 def _eliminate_dups_6_11(n: _Node) -> _Node:
