@@ -17,7 +17,7 @@ from .stdin_lines import for_conf
 #: here on, before the engine's imports (see :mod:`.stdin_lines`).
 _EARLY_STDIN = for_conf(sys.argv[1:])
 
-from .kconfig import configfile, session  # noqa: E402
+from .kconfig import configfile, session, tree_cache  # noqa: E402
 from .kconfig import generation as generations  # noqa: E402
 from .kconfig.configfile import N_AS_VALUE, symbol_line  # noqa: E402
 from .kconfig.defconfigs import apply_defconfig, defconfig_exists  # noqa: E402
@@ -83,7 +83,8 @@ def _load(kconfig: str, env: dict[str, str] | None, srctree: str | None) -> Kcon
         sys.stderr.write(f"kconfig-ls: {exc} (from ${generations.VERSION_VARIABLE})\n")
         raise SystemExit(2) from None
     shell = ShellCache(tree, env if env is not None else os.environ)
-    kc = Kconfig(kconfig, srctree=srctree, env=env, shell=shell, warn_stream=sys.stderr, generation=gen)
+    kc = tree_cache.load(kconfig, srctree=tree, env=env if env is not None else dict(os.environ), shell=shell,
+                         warn_stream=sys.stderr, generation=gen)
     shell.save()
     kc.unmet_callback = _print_unmet
     fatal = [d for d in kc.errors if gen.cycles_are_fatal or d.code != "recursive-dep"]
@@ -324,8 +325,8 @@ def config_main(args: argparse.Namespace) -> int:
         if args.verbose:
             sys.stderr.write(f"kconfig-ls: kconfig {gen.name} rules ({gen.description})\n")
         shell = ShellCache(".", ke.env)
-        kc = Kconfig(ke.kconfig, srctree=".", env=ke.env, shell=shell,
-                     warn_stream=sys.stderr if args.verbose else None, generation=gen)
+        kc = tree_cache.load(ke.kconfig, srctree=".", env=ke.env, shell=shell,
+                             warn_stream=sys.stderr if args.verbose else None, generation=gen)
         shell.save()
         status = _config_mode(kc, ke, args.mode, defconfig, config_in, out, fragments)
     except KconfigError as exc:
@@ -556,6 +557,7 @@ def main(argv: list[str] | None = None) -> int:
         return conf_main(argv[1:])
     args = build_parser().parse_args(argv)
     if args.command == "config":
+        gc.disable()  # (one-shot, as conf)
         return config_main(args)
     if args.command == "why":
         return why_main(args)

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from ..kconfig import configfile
+from ..kconfig import configfile, tree_cache
 from ..kconfig import generation as generations
 from ..kconfig.errors import KconfigError
 from ..kconfig.filecheck import FileCheck
@@ -226,7 +226,9 @@ class Project:
             overlays = dict(self.overlays)
         try:
             with gc_paused():
-                kc = Kconfig(
+                # The first load may come from a snapshot of an earlier
+                # session; re-links after edits are built here.
+                kc = tree_cache.load(
                     self.top,
                     srctree=self.root,
                     env=self.env,
@@ -237,6 +239,7 @@ class Project:
                     progress=report,
                     file_cache=self.file_cache,
                     generation=self.generation,
+                    use_cache=self.kc is None,
                 )
                 report(len(kc.files))
                 self.shell.save()

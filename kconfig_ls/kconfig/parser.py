@@ -768,6 +768,7 @@ class FileParser(ExpressionParser):
         if keyword != "source":
             self.warn(stmt.line, f"'{keyword}' is not supported by the Linux 6.1 C tool")
             if keyword.startswith("o") and self.kc.resolve_path(self._relative(keyword, path)) is None:
+                self.kc.missing_sources.append(self._relative(keyword, path))
                 return
             path = self._relative(keyword, path)
         self.kc.source_refs.append((self.file, toks[1].start, toks[1].end, path))

@@ -46,6 +46,17 @@ def cache_root(env: Mapping[str, str] | None = None) -> str:
     return os.path.join(base, "kconfig-ls")
 
 
+#: Variables a shell changes from one command to the next (``$_`` is the
+#: last command run): no tree or probe result depends on them, and keying
+#: on them would make every way of starting kconfig-ls a cache of its own.
+VOLATILE_VARIABLES = frozenset({"_", "OLDPWD", "SHLVL"})
+
+
+def stable_environment(env: Mapping[str, str]) -> list[tuple[str, str]]:
+    """The environment as a cache key: sorted, without :data:`VOLATILE_VARIABLES`."""
+    return sorted((k, v) for k, v in env.items() if k not in VOLATILE_VARIABLES)
+
+
 def caching_disabled(env: Mapping[str, str] | None = None) -> bool:
     env = os.environ if env is None else env
     return env.get(NO_CACHE_VARIABLE, "") not in ("", "0")
@@ -60,7 +71,7 @@ class ShellCache:
         self.cwd = os.path.realpath(cwd)
         self.env = dict(env)
         self.enabled = not caching_disabled(os.environ) and not caching_disabled(self.env)
-        key = json.dumps([FORMAT, __version__, self.cwd, sorted(self.env.items())])
+        key = json.dumps([FORMAT, __version__, self.cwd, stable_environment(self.env)])
         digest = hashlib.blake2b(key.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
         self.directory = directory or os.path.join(cache_root(self.env), "shell")
         self.path = os.path.join(self.directory, digest + ".json")

@@ -570,6 +570,10 @@ class ConstTristate(Symbol):
     def calc_value(self) -> None:
         return
 
+    def __reduce__(self):
+        # Pickled by name: a tree read back must share the module's y/m/n.
+        return (tristate_constant, (self.name,))
+
 
 def _const_tristate(name: str, tri: int) -> ConstTristate:
     sym = ConstTristate(None, name)
@@ -584,3 +588,8 @@ def _const_tristate(name: str, tri: int) -> ConstTristate:
 SYM_Y = _const_tristate("y", Y)
 SYM_M = _const_tristate("m", M)
 SYM_N = _const_tristate("n", N)
+
+
+def tristate_constant(name: str) -> ConstTristate:
+    """The shared constant ``y``, ``m`` or ``n``."""
+    return {"y": SYM_Y, "m": SYM_M, "n": SYM_N}[name]

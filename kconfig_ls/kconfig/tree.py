@@ -158,6 +158,10 @@ class Kconfig:
         self._hash_order: list[Symbol] | None = None
         self._parsed_members: dict[Symbol, list[Symbol]] = {}
         self.cycles: list = []
+        #: ``source`` names that found no file (an ``osource``).
+        self.missing_sources: list[str] = []
+        #: Whether this tree was read back from a snapshot (tree_cache.py).
+        self.from_snapshot = False
         #: Whether diagnostics are written to ``warn_stream`` as they come.
         self._printing = True
 
@@ -227,13 +231,7 @@ class Kconfig:
 
     # -- files -------------------------------------------------------------------
     def resolve_path(self, name: str) -> str | None:
-        if name in self.overlays:
-            return os.path.join(self.srctree, name)
-        candidates = [name] if os.path.isabs(name) else [os.path.join(self.srctree, name)]
-        for path in candidates:
-            if os.path.isfile(path):
-                return path
-        return None
+        return resolve_source_path(name, self.srctree, self.overlays)
 
     def resolve_config_path(self, name: str) -> str | None:
         """Where a config file named ``name`` is found, as ``zconf_fopen``
@@ -672,6 +670,15 @@ class Kconfig:
 
 
 _TRISTATE_CONSTS = {"y": SYM_Y, "m": SYM_M, "n": SYM_N}
+
+
+def resolve_source_path(name: str, srctree: str, overlays: Mapping[str, str]) -> str | None:
+    """Where ``source "name"`` finds its file: an unsaved buffer, else
+    the file below ``srctree`` (or at ``name`` when it is absolute)."""
+    if name in overlays:
+        return os.path.join(srctree, name)
+    path = name if os.path.isabs(name) else os.path.join(srctree, name)
+    return path if os.path.isfile(path) else None
 
 
 @contextmanager

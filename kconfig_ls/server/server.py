@@ -354,9 +354,11 @@ def process_alive(pid: int) -> bool:
 def end_now(status: int) -> None:
     """Leave at once: end the children (make, QEMU) and do not wait for
     worker threads (a load in progress) as a normal exit would."""
+    from ..kconfig.tree_cache import reap_writers
     from ..validate.process import kill_running
 
     kill_running()
+    reap_writers(wait=0.3)  # a snapshot still being written is given up
     sys.stdout.flush()
     os._exit(status)
 
