@@ -47,6 +47,7 @@ from .menu import (
     MenuNode,
     Property,
 )
+from .symbols import append_to
 
 if TYPE_CHECKING:
     from .symbols import Symbol
@@ -167,7 +168,7 @@ class Builder:
         self._last_child[id(parent)] = node
         self.current_entry = node
         if sym is not None:
-            sym.nodes.append(node)
+            append_to(sym, "nodes", node)
             self.add_prop(P_SYMBOL, sym, None, file, line)
         return node
 
@@ -184,7 +185,7 @@ class Builder:
         prop = Property(kind, expr, cond, entry, file, line)
         sym = entry.sym if entry is not None else None
         if sym is not None:
-            sym.props.append(prop)
+            append_to(sym, "props", prop)
         return prop
 
     def add_prompt(self, kind: str, text: str, cond: Any, file: str, line: int) -> Property:
@@ -409,7 +410,10 @@ class FileParser(ExpressionParser):
             return self.kc.lookup_const(tok.value)
         sym = self.kc.lookup(tok.value)
         if not sym.is_const:
-            sym.refs.append((self.file, tok.start, tok.end))
+            if sym.refs:
+                sym.refs.append((self.file, tok.start, tok.end))
+            else:
+                sym.refs = [(self.file, tok.start, tok.end)]
         return sym
 
     def error(self, line: int, message: str, token: Token | None = None, c_text: str | None = None,
@@ -681,7 +685,7 @@ class FileParser(ExpressionParser):
             self._member_error(entry, "choice member must be bool")
         if not sym.is_choice_value:
             sym.is_choice_value = True
-            choice.sym.members.append(sym)
+            append_to(choice.sym, "members", sym)
 
     def _member_error(self, entry: MenuNode, message: str) -> None:
         self.kc.add_diagnostic(Diagnostic(entry.file, entry.line, message, Severity.ERROR,

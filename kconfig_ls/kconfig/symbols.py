@@ -35,6 +35,20 @@ if TYPE_CHECKING:
     from .tree import Kconfig
 
 
+#: The empty sequence every symbol starts with (see ``Symbol.__init__``).
+_NONE: Any = ()
+
+
+def append_to(sym: Symbol, attr: str, item: Any) -> None:
+    """Append ``item`` to one of the symbol's sequences (a list from the
+    first item on; an empty one is the shared ``()``)."""
+    seq = getattr(sym, attr)
+    if seq:
+        seq.append(item)
+    else:
+        setattr(sym, attr, [item])
+
+
 class Symbol:
     """One Kconfig symbol (or choice) and its evaluation state."""
 
@@ -63,24 +77,27 @@ class Symbol:
         self.transitional = False
         #: ``option allnoconfig_y`` (4.x): allnoconfig sets it to y.
         self.allnoconfig_y = False
-        self.nodes: list[MenuNode] = []
-        self.props: list[Property] = []
-        self.prompts: list[Property] = []
-        self.defaults: list[Property] = []
-        self.ranges: list[Property] = []
-        self.selects: list[Property] = []
-        self.implies: list[Property] = []
+        # Empty sequences are the shared (): most symbols have few kinds of
+        # properties, and ~10 empty lists per symbol were a tenth of a
+        # loaded tree.  The parser makes a list at the first element.
+        self.nodes: list[MenuNode] = _NONE
+        self.props: list[Property] = _NONE
+        self.prompts: list[Property] = _NONE
+        self.defaults: list[Property] = _NONE
+        self.ranges: list[Property] = _NONE
+        self.selects: list[Property] = _NONE
+        self.implies: list[Property] = _NONE
         self.dir_dep: Any = None
         self.rev_dep: Any = None
         self.implied: Any = None
         self.choice: Symbol | None = None
         #: A choice's members in menu order.
-        self.choice_values: list[Symbol] = []
+        self.choice_values: list[Symbol] = _NONE
         #: A choice's members in priority order (``member_choices``
         #: generations; reordered by user input, see member_choices.py).
-        self.members: list[Symbol] = []
+        self.members: list[Symbol] = _NONE
         #: (file, start offset, end offset) of every reference in the tree.
-        self.refs: list[tuple[str, int, int]] = []
+        self.refs: list[tuple[str, int, int]] = _NONE
         self.valid = False
         self.write = False
         self.need_set_choice_values = False
@@ -192,11 +209,11 @@ class Symbol:
     def index_properties(self) -> None:
         """Sort the properties by kind, for the evaluator."""
         props = self.props
-        self.prompts = [p for p in props if p.text is not None]
-        self.defaults = [p for p in props if p.kind == P_DEFAULT]
-        self.ranges = [p for p in props if p.kind == P_RANGE]
-        self.selects = [p for p in props if p.kind == P_SELECT]
-        self.implies = [p for p in props if p.kind == P_IMPLY]
+        self.prompts = [p for p in props if p.text is not None] or _NONE
+        self.defaults = [p for p in props if p.kind == P_DEFAULT] or _NONE
+        self.ranges = [p for p in props if p.kind == P_RANGE] or _NONE
+        self.selects = [p for p in props if p.kind == P_SELECT] or _NONE
+        self.implies = [p for p in props if p.kind == P_IMPLY] or _NONE
 
     # -- value computation -----------------------------------------------------
     def get_type(self) -> int:

@@ -47,7 +47,7 @@ from .menu import (
 from .parser import Builder, SourceFile, expand_symbol_references
 from .preprocess import Preprocessor, ShellRunner, run_shell
 from .simplify import eliminate_dups, eliminate_eq, is_yes, trans_compare, transform
-from .symbols import SYM_M, SYM_N, SYM_Y, Symbol, string_valid_for_type
+from .symbols import SYM_M, SYM_N, SYM_Y, Symbol, append_to, string_valid_for_type
 
 
 @lru_cache(maxsize=1 << 16)
@@ -390,7 +390,7 @@ class Kconfig:
         for sym in self.all_symbols:
             sym.reset_state()
         for choice, members in self._parsed_members.items():
-            choice.members[:] = members
+            choice.members = list(members) if members else choice.members
         self.modules_val = 0
         self.unmet.clear()
         self.conf_changed = True
@@ -566,7 +566,7 @@ class Kconfig:
             for node in choice.nodes:
                 for below in node.walk():
                     if below.sym is not None and below.sym not in choice.choice_values:
-                        choice.choice_values.append(below.sym)
+                        append_to(choice, "choice_values", below.sym)
         #: Each choice's priority list as parsed (user input reorders it).
         self._parsed_members = {choice: list(choice.members) for choice in self.choices}
 
@@ -649,10 +649,10 @@ class Kconfig:
             for prop in sym.props:
                 if prop.node is node:
                     prop.cond = and_expr(basedep, prop.cond)
-        sym.props.append(Property(P_CHOICE, choice, None, node, node.file, node.line))
+        append_to(sym, "props", Property(P_CHOICE, choice, None, node, node.file, node.line))
         if sym.choice is None:
             sym.choice = choice
-        choice.choice_values.append(sym)
+        append_to(choice, "choice_values", sym)
 
     def _index_properties(self) -> None:
         for sym in self.all_symbols:

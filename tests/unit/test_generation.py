@@ -57,7 +57,7 @@ def test_the_tree_follows_the_rules_it_was_given(tmp_path):
     assert old.gen.name == "6.1" and new.gen is generations.NEWEST
     # 6.11+: the choice has no value of its own and keeps a priority list.
     assert [m.name for m in new.choices[0].members] == ["A", "B"]
-    assert old.choices[0].members == []
+    assert not old.choices[0].members
 
 
 def test_completion_offers_the_options_of_the_tree_s_grammar(tmp_path):
