@@ -18,6 +18,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING
 
 from .preprocess import Preprocessor
@@ -36,10 +37,21 @@ KEYWORDS = frozenset(
     range select source string tristate visible""".split()
 )
 
-_TWO_CHAR_OPS = frozenset({"||", "&&", "!=", "<=", ">=", ":=", "+="})
-_ONE_CHAR_OPS = frozenset("=<>!()")
-_WORD_RE = re.compile(r"[A-Za-z0-9_$-]+")
 _BLANKS_RE = re.compile(r"[ \t]*")
+
+
+@cache
+def _token_pattern(word_chars: str) -> re.Pattern:
+    """One step of the statement scanner: blanks, then the next token of a
+    line (a word of the generation's word characters, an operator, a quote
+    opening a string), a newline, a backslash joining lines, a comment, or
+    any other character (which the C lexer ignores with a warning)."""
+    word = f"[A-Za-z0-9_{re.escape(word_chars)}]+"
+    return re.compile(
+        rf"[ \t]*(?:(?P<word>{word})|(?P<op>\|\||&&|!=|<=|>=|:=|\+=|[=<>!()])|(?P<nl>\n)"
+        r"""|(?P<quote>["'])|(?P<cont>\\\n)|(?P<skip>#[^\n]*|\Z)|(?P<other>.))""",
+        re.S,
+    )
 
 
 @dataclass(slots=True)
@@ -95,9 +107,7 @@ class Lexer:
         self.pp = pp
         self.warn = warn  # (line, message)
         self.macros = gen is None or gen.preprocessor
-        word_chars = gen.word_chars if gen is not None else "$-"
-        self.word_start = frozenset(word_chars + "_")
-        self.word_re = _WORD_RE if gen is None else re.compile(f"[A-Za-z0-9_{re.escape(word_chars)}]+")
+        self.token_re = _token_pattern(gen.word_chars if gen is not None else "$-")
         self.aliases = dict(gen.keyword_aliases) if gen is not None else {}
         self.warn_no_newline = gen is None or gen.warns_no_newline
         self.pos = 0
@@ -137,72 +147,76 @@ class Lexer:
             return None
         tokens: list[Token] = []
         stmt = Statement(self.line, tokens, follows_help=after_help)
-        pp = self.pp
-        word_start, word_re, aliases, macros = self.word_start, self.word_re, self.aliases, self.macros
-        while self.pos < n:
-            pos = self.pos
-            c = text[pos]
-            if c == " " or c == "\t":
-                self.pos = _BLANKS_RE.match(text, pos).end()
-            elif c == "\n":
-                self.pos = pos + 1
+        aliases, macros = self.aliases, self.macros
+        match = self.token_re.match
+        append = tokens.append
+        pos = self.pos
+        while pos < n:
+            m = match(text, pos)
+            kind = m.lastgroup
+            if kind == "word":
+                word = m.group(kind)
+                start = m.start(kind)
+                if macros and "$" in word:
+                    self._expand_word(start, tokens)
+                    pos = self.pos
+                    continue
+                pos = m.end()
+                keyword = aliases.get(word, word) if aliases else word
+                if keyword in KEYWORDS:
+                    append(Token(keyword, keyword, start, pos))
+                else:
+                    append(Token(WORD, word, start, pos))
+            elif kind == "nl":
+                pos = m.end()
                 self.line += 1
                 if tokens:
-                    return stmt
+                    break
                 stmt.line = self.line
-            elif c == "#":
-                end = text.find("\n", pos)
-                self.pos = n if end < 0 else end
-            elif c == "\\" and text.startswith("\n", pos + 1):
-                self.pos = pos + 2
+            elif kind == "op":
+                op = m.group(kind)
+                start = m.start(kind)
+                pos = m.end()
+                append(Token(op, op, start, pos))
+                # "NAME = value" at the start of a statement: the rest of the
+                # line is the value, verbatim.
+                if (len(tokens) == 2 and (op == "=" or op == ":=" or op == "+=") and tokens[0].kind == WORD
+                        and not after_help and macros):
+                    self.pos = pos
+                    self._scan_assign_value(tokens)
+                    pos = self.pos
+            elif kind == "skip":  # blanks or a comment up to the end of the line or text
+                pos = m.end()
+            elif kind == "cont":  # a backslash and newline join two lines
+                pos = m.end()
                 self.line += 1
                 if not tokens:
                     stmt.line = self.line
-            elif c == '"' or c == "'":
-                tokens.append(self._scan_string(c))
-            elif (c.isascii() and c.isalnum()) or c in word_start:
-                m = word_re.match(text, pos)
-                word = m.group()
-                if macros and "$" in word:
-                    line_end = text.find("\n", pos)
-                    if line_end < 0:
-                        line_end = n
-                    pp.filename, pp.lineno = self.filename, self.line
-                    self.expanded = True
-                    value, end = pp.expand_token(text[:line_end], pos)
-                    self.expansions.append((pos, end, value))
-                    self.pos = end
-                    if value:
-                        tokens.append(Token(WORD, value, pos, end))
-                else:
-                    self.pos = m.end()
-                    if aliases:
-                        word = aliases.get(word, word)
-                    kind = word if word in KEYWORDS else WORD
-                    tokens.append(Token(kind, word if kind != WORD else m.group(), pos, self.pos))
+            elif kind == "quote":
+                self.pos = m.start(kind)
+                append(self._scan_string(m.group(kind)))
+                pos = self.pos
             else:
-                two = text[pos : pos + 2]
-                if two in _TWO_CHAR_OPS:
-                    op = two
-                elif c in _ONE_CHAR_OPS:
-                    op = c
-                else:
-                    self.warn(self.line, f"ignoring unsupported character '{c}'")
-                    self.pos = pos + 1
-                    continue
-                self.pos = pos + len(op)
-                tokens.append(Token(op, op, pos, self.pos))
-                # "NAME = value" at the start of a statement: the rest of the
-                # line is the value, verbatim.
-                if (
-                    len(tokens) == 2
-                    and op in ("=", ":=", "+=")
-                    and tokens[0].kind == WORD
-                    and not after_help
-                    and self.macros
-                ):
-                    self._scan_assign_value(tokens)
+                self.warn(self.line, f"ignoring unsupported character '{m.group(kind)}'")
+                pos = m.end()
+        self.pos = pos
         return stmt
+
+    def _expand_word(self, start: int, tokens: list[Token]) -> None:
+        """A word with ``$(...)`` in it: the macro is expanded (to the end
+        of the line at most) and the result is one word."""
+        text = self.text
+        line_end = text.find("\n", start)
+        if line_end < 0:
+            line_end = len(text)
+        pp = self.pp
+        pp.filename, pp.lineno = self.filename, self.line
+        self.expanded = True
+        value, end = pp.expand_token(text[:line_end], start)
+        self.expansions.append((start, end, value))
+        self.pos = end
+        if value:
+            tokens.append(Token(WORD, value, start, end))
 
     def _scan_assign_value(self, tokens: list[Token]) -> None:
         text = self.text
