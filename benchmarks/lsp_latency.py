@@ -6,6 +6,11 @@ latency, through the real `kconfig-ls serve` process.
     python benchmarks/lsp_latency.py [--tree DIR] [--arch x86_64] [--file drivers/net/ethernet/Kconfig ...]
 
 Prints medians; targets (issue 3): edit-to-diagnostics <= 100 ms, hover <= 10 ms.
+Then, as a user tuning a default would see it (issue 13): flip ``def_bool y``
+to ``n`` on a symbol of init/Kconfig whose value is y, and hover it every
+20 ms until the hover shows the new value (and back); and the server's
+resident memory after the load and at the end.  The initial load is the
+cold one when no tree snapshot exists yet (KCONFIG_LS_NO_CACHE=1 forces it).
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import re
 import statistics
 import sys
 import time
@@ -61,12 +67,67 @@ async def run(tree: Path, arch: str, names: list[str], edits: int, hovers: int) 
     client.initialized(lsp.InitializedParams())
     await progress_done.wait()
     print(f"initial load: {time.perf_counter() - start:.2f} s")
+    pid = client._server.pid
+    print(f"server RSS after the load: {rss_mb(pid)} MB")
 
     for name in names:
         await measure_file(client, published, tree, name, edits, hovers)
+    await measure_value_latency(client, tree, "init/Kconfig", edits)
+    print(f"server RSS at the end: {rss_mb(pid)} MB")
     await client.shutdown_async(None)
     client.exit(None)
     await client.stop()
+
+
+def rss_mb(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        return next(int(line.split()[1]) // 1024 for line in f if line.startswith("VmRSS:"))
+
+
+_VALUE = re.compile(r"value \*\*(\w+)\*\*")
+
+
+async def hover_value(client: LanguageClient, uri: str, pos: lsp.Position) -> str | None:
+    hover = await client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri), pos))
+    m = _VALUE.search(hover.contents.value) if hover is not None else None
+    return m.group(1) if m else None
+
+
+async def measure_value_latency(client: LanguageClient, tree: Path, name: str, runs: int) -> None:
+    """didChange flipping a symbol's ``def_bool y`` to ``n`` (and back) ->
+    the first hover showing the new value, polled every 20 ms."""
+    path = tree / name
+    text = path.read_text()
+    uri = from_fs_path(str(path))
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "kconfig", 1, text)))
+    lines = text.split("\n")
+    target = None
+    for m in re.finditer(r"^config (\w+)\n\tdef_bool y\n", text, re.M):
+        line = text.count("\n", 0, m.start())
+        if await hover_value(client, uri, lsp.Position(line, 8)) == "y":
+            target = line
+            break
+    if target is None:
+        print(f"{name}: no def_bool y symbol with value y to flip")
+        return
+    times = []
+    version = 1
+    for value in ["n", "y"] * runs:
+        version += 1
+        change = lsp.TextDocumentContentChangePartial(
+            range=lsp.Range(lsp.Position(target + 1, 0), lsp.Position(target + 1, len(lines[target + 1]))),
+            text=f"\tdef_bool {value}")
+        t = time.perf_counter()
+        client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+            lsp.VersionedTextDocumentIdentifier(uri=uri, version=version), [change]))
+        while await hover_value(client, uri, lsp.Position(target, 8)) != value:
+            if time.perf_counter() - t > 60:
+                raise TimeoutError("the hover never showed the new value")
+            await asyncio.sleep(0.02)
+        times.append(time.perf_counter() - t)
+    client.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
+    print(f"{name}: didChange (def_bool y <-> n on {lines[target].split()[1]}) -> hover shows the new value: "
+          f"median {statistics.median(times) * 1000:.0f} ms (target 150 ms)")
 
 
 async def drain(queue: asyncio.Queue, quiet: float = 0.5) -> None:

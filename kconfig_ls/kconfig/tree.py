@@ -172,7 +172,9 @@ class Kconfig:
         self._printing = not self.errors
         if self.gen.member_choices:
             self._assign_member_choices()
+        self._dedup_memo: dict[int, tuple] = {}
         self._finalize(self.root)
+        del self._dedup_memo
         if self.gen.member_choices:
             self._collect_member_choices()
         self._index_properties()
@@ -407,7 +409,6 @@ class Kconfig:
         sym = parent.sym
         member_choices = self.gen.member_choices
         right_first = self.gen.transform_right_first
-        sides_first = self.gen.dedup_sides_first
         #: Tests of a bool for m that the rewriting of a condition dropped.
         forced: list = []
         if parent.list is not None:
@@ -428,7 +429,7 @@ class Kconfig:
                 own = transform(rewrite_m(child.dep, self.modules_sym), forced, right_first)
                 if forced:
                     self._report_forced_tests(child, forced)
-                basedep = eliminate_dups(and_expr(parentdep, own), sides_first)
+                basedep = self._eliminate_dups(and_expr(parentdep, own))
                 child.dep = basedep
                 if child.sym is not None:
                     props = child.sym.props
@@ -440,7 +441,7 @@ class Kconfig:
                     dep = transform(rewrite_m(prop.cond, self.modules_sym), forced, right_first)
                     if forced:
                         self._report_forced_tests(prop, forced)
-                    dep = eliminate_dups(and_expr(basedep, dep), sides_first)
+                    dep = self._eliminate_dups(and_expr(basedep, dep))
                     prop.cond = dep
                     if prop.kind == P_SELECT:
                         target = prop.expr
@@ -490,6 +491,19 @@ class Kconfig:
         if sym is not None and not sym.optional and parent.prompt is not None and not member_choices:
             # A visible choice cannot be n unless it is optional.
             sym.rev_dep = or_expr(sym.rev_dep, and_expr(parent.prompt.cond, SYM_M))
+
+    def _eliminate_dups(self, e):
+        """``eliminate_dups`` for this tree's generation, once per expression
+        object: the children of a parent without dependencies of their own
+        all pass the parent's, and two thirds of the calls repeat one."""
+        if e is None or e.__class__ is not tuple:
+            return e
+        known = self._dedup_memo.get(id(e))
+        if known is not None and known[0] is e:
+            return known[1]
+        out = eliminate_dups(e, self.gen.dedup_sides_first)
+        self._dedup_memo[id(e)] = (e, out)
+        return out
 
     def _report_forced_tests(self, where: MenuNode | Property, forced: list) -> None:
         """A condition at ``where`` compared a bool with ``m`` (``forced``:
@@ -606,9 +620,8 @@ class Kconfig:
     def _make_auto_menu(self, node: MenuNode, sym: Symbol) -> None:
         """Move the entries after ``node`` that depend on its symbol below
         it (the automatic sub-menus of menu.c)."""
-        sides_first = self.gen.dedup_sides_first
         visible = node.prompt.cond if node.prompt is not None else None
-        basedep = eliminate_dups(transform(trans_compare(visible, UNEQUAL, SYM_N)), sides_first)
+        basedep = self._eliminate_dups(transform(trans_compare(visible, UNEQUAL, SYM_N)))
         last = None
         nxt = node.next
         while nxt is not None:
@@ -619,7 +632,7 @@ class Kconfig:
                 # Also below it when the entry's conditions include all of
                 # the symbol's (a superset, like '(sym || Q) && R' for a
                 # symbol that depends on R).
-                dep = eliminate_dups(transform(trans_compare(dep, UNEQUAL, SYM_N)), sides_first)
+                dep = self._eliminate_dups(transform(trans_compare(dep, UNEQUAL, SYM_N)))
                 _, rest = eliminate_eq(dep, basedep)
                 if not is_yes(rest):
                     break
