@@ -75,6 +75,7 @@ class FileCheck(Kconfig):
         self._build(_SingleFileBuilder(self), filename)
         if not self.standalone:
             self._finalize(self.root)
+            self._dedup_memo.clear()
         self._index_properties()
 
     def lookup(self, name: str) -> Symbol:

@@ -158,6 +158,8 @@ class Kconfig:
         self._hash_order: list[Symbol] | None = None
         self._parsed_members: dict[Symbol, list[Symbol]] = {}
         self.cycles: list = []
+        #: id -> (expression, result) of eliminate_dups while finalising.
+        self._dedup_memo: dict[int, tuple] = {}
         #: ``source`` names that found no file (an ``osource``).
         self.missing_sources: list[str] = []
         #: Whether this tree was read back from a snapshot (tree_cache.py).
@@ -172,9 +174,8 @@ class Kconfig:
         self._printing = not self.errors
         if self.gen.member_choices:
             self._assign_member_choices()
-        self._dedup_memo: dict[int, tuple] = {}
         self._finalize(self.root)
-        del self._dedup_memo
+        self._dedup_memo.clear()
         if self.gen.member_choices:
             self._collect_member_choices()
         self._index_properties()
