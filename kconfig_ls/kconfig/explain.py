@@ -13,7 +13,6 @@ with the definitions of its symbols.  Rendering is in
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -243,12 +242,9 @@ def _user_sticks(sym: Symbol) -> bool | None:
     return sym.user_val == sym.curr_val or (sym.type == HEX and sym.curr_val == "0x" + (sym.user_val or ""))
 
 
-_REVERSE_INDEX: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
 def reverse_index(kc: Kconfig) -> dict[tuple[str, Symbol], list[tuple[Symbol, Property]]]:
     """(kind, target) -> [(selecting symbol, its select/imply property)]."""
-    index = _REVERSE_INDEX.get(kc)
+    index = kc.derived.get("reverse_index")
     if index is None:
         index = {}
         for sym in kc.all_symbols:
@@ -256,7 +252,7 @@ def reverse_index(kc: Kconfig) -> dict[tuple[str, Symbol], list[tuple[Symbol, Pr
                 index.setdefault(("select", prop.expr), []).append((sym, prop))
             for prop in sym.implies:
                 index.setdefault(("imply", prop.expr), []).append((sym, prop))
-        _REVERSE_INDEX[kc] = index
+        kc.derived["reverse_index"] = index
     return index
 
 

@@ -15,7 +15,6 @@ file it describes really produces the value.
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -168,7 +167,7 @@ class Scenario:
         """The unmet-dependency warnings the base config already has (kept
         per tree and base text: a tree object never changes its Kconfig)."""
         if self._base_unmet is None:
-            known = _BASE_UNMET.setdefault(self.kc, {})
+            known = self.kc.derived.setdefault("base_unmet", {})
             key = self.base_text
             if key not in known:
                 if len(known) > 8:
@@ -176,9 +175,6 @@ class Scenario:
                 known[key] = self.verify({})
             self._base_unmet = known[key]
         return self._base_unmet
-
-
-_BASE_UNMET: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _user_state(kc: Kconfig) -> list[_UserState]:

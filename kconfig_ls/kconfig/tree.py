@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import lru_cache
+from typing import Any
 
 from . import generation as generations
 from .cycles import find_cycles
@@ -158,6 +159,10 @@ class Kconfig:
         self._hash_order: list[Symbol] | None = None
         self._parsed_members: dict[Symbol, list[Symbol]] = {}
         self.cycles: list = []
+        #: What other modules derive from the finished tree (explain's
+        #: reverse index, ...), kept on it so it goes with it: a module-level
+        #: cache keyed by the tree would keep every old tree alive.
+        self.derived: dict[str, Any] = {}
         #: id -> (expression, result) of eliminate_dups while finalising.
         self._dedup_memo: dict[int, tuple] = {}
         #: ``source`` names that found no file (an ``osource``).

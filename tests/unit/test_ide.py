@@ -155,3 +155,25 @@ def test_positions_in_a_buffer_edited_since_the_load(tmp_path):
     assert in_checked_file(check, "Kconfig", row, 3) is None
     new = in_checked_file(check, "Kconfig", row, line.index("BRAND_NEW") + 2)
     assert (new.kind, new.name, new.symbol) == ("name", "BRAND_NEW", None)
+
+
+def test_a_reloaded_tree_lets_the_old_one_go(tmp_path):
+    """Whatever the questions asked of a tree (hover with its fix search,
+    the unmet-dependency fix), nothing keeps it once a re-link replaced
+    it: a long session must not hold every tree it ever loaded (per-tree
+    caches once did, keyed weakly by a tree their values referenced)."""
+    import gc
+    import weakref
+
+    from kconfig_ls.ide.hover import symbol_hover
+
+    project = load(tmp_path, {"Kconfig": UNMET_TREE, ".config": "CONFIG_USER=y\n# CONFIG_NET is not set\n"})
+    old = weakref.ref(project.kc)
+    for name in ("HELPER", "USER", "NET"):
+        assert symbol_hover(project, project.kc.find(name), 1.0)
+    problem = next(p for p in kconfig_problems(project, project.kc, "Kconfig") if p.code == "unmet-select")
+    project.how_to(problem.data["symbol"], problem.data["target"])
+    project.set_overlay(str(tmp_path / "Kconfig"), UNMET_TREE + "\nconfig LATER\n\tbool \"later\"\n")
+    assert project.load().kc.find("LATER") is not None
+    gc.collect()
+    assert old() is None
