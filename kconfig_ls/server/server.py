@@ -4,12 +4,14 @@ and calls the IDE layer (``kconfig_ls.ide``), which works on engine objects."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import platform
 import sys
 import threading
 import uuid
+import weakref
 from pathlib import Path
 from urllib.parse import quote
 
@@ -33,6 +35,8 @@ from .positions import Columns
 QUICK_CHECK_SECONDS = 0.03
 #: Quiet time after an edit before the whole tree is re-linked.
 DEBOUNCE_SECONDS = 0.25
+#: Quiet time after a re-link before the trees it replaced are freed.
+COLLECT_SECONDS = 1.0
 #: Bound on the fix search a hover may run (it is cached afterwards).
 HOVER_FIX_SECONDS = 2.0
 _SEVERITY = {
@@ -69,6 +73,10 @@ class KconfigServer(LanguageServer):
         self.load_lock = asyncio.Lock()
         #: Watches the client process named in ``initialize``.
         self.client_watch: asyncio.Task | None = None
+        #: Frees replaced trees once the server is idle (see :meth:`schedule_collect`).
+        self.collect_task: asyncio.Task | None = None
+        #: The trees re-links replaced, until the collector frees them.
+        self.replaced: list[weakref.ref] = []
 
     def document(self, uri: str) -> DocumentRef:
         """What the document at ``uri`` is to the engine (its language id
@@ -147,8 +155,11 @@ class KconfigServer(LanguageServer):
             if result.cancelled:
                 self.tree_dirty = self.tree_dirty or not config_only
                 return
+            if self.locator is not None and self.locator.kc is not result.kc:
+                self.replaced.append(weakref.ref(self.locator.kc))
             self.locator = Locator(result.kc) if result.kc else None
             self.columns.forget()
+            self.schedule_collect()
             if result.error is not None and not background:
                 self.window_show_message(
                     lsp.ShowMessageParams(type=lsp.MessageType.Error, message=f"kconfig-ls: {result.error}")
@@ -240,6 +251,32 @@ class KconfigServer(LanguageServer):
         if self.project is not None and self.project.kc is not None:
             self.cancel_load.set()
         self.reload_task = asyncio.ensure_future(self._reload_later())
+
+    def schedule_collect(self) -> None:
+        """Free the trees a re-link replaced, once nothing is pending.
+
+        A tree is a web of cycles (symbols point back at it), so only the
+        cyclic collector frees it; Python runs a full collection only when
+        its long-lived objects grew by a quarter, which with ~500,000 of
+        them per tree let a long session keep a dozen old trees.  A full
+        collection takes ~0.3-0.5 s, so it waits for a pause in editing,
+        unless two replaced trees are waiting already (edits without pause)."""
+        self.replaced = [ref for ref in self.replaced if ref() is not None]
+        if self.collect_task is not None and not self.collect_task.done():
+            self.collect_task.cancel()
+        if len(self.replaced) >= 2:
+            self.collect()
+        elif self.replaced:
+            self.collect_task = asyncio.ensure_future(self._collect_later())
+
+    async def _collect_later(self) -> None:
+        await asyncio.sleep(COLLECT_SECONDS)
+        if not self.load_lock.locked() and (self.reload_task is None or self.reload_task.done()):
+            self.collect()
+
+    def collect(self) -> None:
+        gc.collect()
+        self.replaced = [ref for ref in self.replaced if ref() is not None]
 
     async def _reload_later(self) -> None:
         await asyncio.sleep(DEBOUNCE_SECONDS)
