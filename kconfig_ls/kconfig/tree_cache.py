@@ -18,9 +18,9 @@ depended on, checked before the snapshot is used:
 * what the load printed (warnings on ``warn_stream``, ``$(info)`` lines), in
   order, which a warm load prints again.
 
-Snapshots live in ``${XDG_CACHE_HOME:-~/.cache}/kconfig-ls/trees/`` (a
-directory only the user can read: a snapshot is a pickle, so it must never
-come from anyone else).  They are written by a forked child process, so a
+Snapshots live in ``${XDG_CACHE_HOME:-~/.cache}/kconfig-ls/trees/`` (made
+for the user alone; a snapshot is a pickle, so one that is not the user's
+own, or that others could have written, is never read).  They are written by a forked child process, so a
 cold load is not slowed by the writing, to a temporary name renamed into
 place (several processes may share the directory).  A snapshot that cannot
 be read or was written by other code is ignored and replaced; the directory
@@ -186,6 +186,8 @@ def _digest(text: str) -> str:
 def _read(path: str, shell, info, warn_stream, generation, overlays, srctree, kconfig_options) -> Kconfig | None:
     """The snapshot at ``path`` if it is still valid, its output replayed;
     None (the snapshot removed if it is damaged) otherwise."""
+    if not _private(os.path.dirname(path)) or not _private(path):
+        return None
     try:
         with open(path, "rb") as f:
             if f.read(len(MAGIC)) != MAGIC:
@@ -222,6 +224,16 @@ def _read(path: str, shell, info, warn_stream, generation, overlays, srctree, kc
         kc.progress(len(kc.files))
     kc.from_snapshot = True
     return kc
+
+
+def _private(path: str) -> bool:
+    """Whether ``path`` is the user's own and nobody else may write it (a
+    pickle written by someone else could run their code here)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    return st.st_uid == os.getuid() and not st.st_mode & 0o022
 
 
 def _still_valid(inputs: LoadInputs, shell, srctree: str, overlays: Mapping[str, str]) -> bool:

@@ -246,3 +246,17 @@ def test_the_snapshot_directory_is_private(world):
     directory = Path(tree_cache.snapshot_directory(world[1]))
     assert directory.stat().st_mode & 0o077 == 0
     assert all(p.stat().st_mode & 0o077 == 0 for p in directory.iterdir())
+
+
+def test_a_snapshot_others_could_write_is_not_read(world):
+    load(world)
+    [path] = snapshots(world)
+    path.chmod(0o666)
+    assert not load(world)[0].from_snapshot
+    path.chmod(0o600)
+    path.parent.chmod(0o777)
+    try:
+        assert not load(world)[0].from_snapshot
+    finally:
+        path.parent.chmod(0o700)
+    assert load(world)[0].from_snapshot
