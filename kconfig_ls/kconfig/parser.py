@@ -410,10 +410,7 @@ class FileParser(ExpressionParser):
             return self.kc.lookup_const(tok.value)
         sym = self.kc.lookup(tok.value)
         if not sym.is_const:
-            if sym.refs:
-                sym.refs.append((self.file, tok.start, tok.end))
-            else:
-                sym.refs = [(self.file, tok.start, tok.end)]
+            append_to(sym, "refs", (self.file, tok.start, tok.end))
         return sym
 
     def error(self, line: int, message: str, token: Token | None = None, c_text: str | None = None,
