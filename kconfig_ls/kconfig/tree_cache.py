@@ -39,6 +39,7 @@ import pickle
 import signal
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -267,13 +268,13 @@ def _attach(kc: Kconfig, shell, info, warn_stream, generation) -> None:
 def _write_in_background(path: str, kc: Kconfig, commands, events, overlays) -> None:
     """Fork a child that writes the snapshot of ``kc`` as it is now (the
     parent goes on and may change it)."""
-    reap_writers()
     try:
         pid = os.fork()
     except OSError:
         return
     if pid:
         _writers.append(pid)
+        threading.Thread(target=_reap, args=(pid,), name="snapshot-writer-reaper", daemon=True).start()
         return
     status = 1
     try:
@@ -350,26 +351,20 @@ def _remove(path: str) -> None:
         os.unlink(path)
 
 
-def reap_writers(wait: float = 0.0) -> None:
-    """Collect finished writers; with ``wait``, give running ones that long
-    to finish, then stop them (a server exiting leaves no child behind)."""
+def _reap(pid: int) -> None:
+    """Wait for a writer to end (so it leaves no zombie) and forget it."""
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)
+    with contextlib.suppress(ValueError):
+        _writers.remove(pid)
+
+
+def reap_writers(wait: float) -> None:
+    """Give the writers still running ``wait`` seconds to finish, then stop
+    them (a server exiting leaves no child behind)."""
     deadline = time.monotonic() + wait
+    while _writers and time.monotonic() < deadline:
+        time.sleep(0.02)
     for pid in list(_writers):
-        while True:
-            try:
-                done, _status = os.waitpid(pid, os.WNOHANG)
-            except ChildProcessError:
-                done = pid
-            if done:
-                _writers.remove(pid)
-                break
-            if time.monotonic() >= deadline:
-                if wait:
-                    try:
-                        os.kill(pid, signal.SIGKILL)
-                        os.waitpid(pid, 0)
-                    except (ProcessLookupError, ChildProcessError):
-                        pass
-                    _writers.remove(pid)
-                break
-            time.sleep(0.02)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
