@@ -20,6 +20,7 @@ another version, is ignored and replaced; the directory keeps the
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -159,25 +160,38 @@ class ShellCache:
                 os.unlink(tmp)
                 raise
             self._entries, self._new = merged, {}
-            _prune(self.directory)
+            prune_directory(self.directory, ".json", MAX_FILES)
         except OSError:
             return
 
 
-def _prune(directory: str) -> None:
-    """Keep the :data:`MAX_FILES` most recently written cache files, and
-    drop what an interrupted writer left behind an hour ago or more."""
+def prune_directory(directory: str, suffix: str, max_files: int, max_bytes: int | None = None) -> None:
+    """Keep the most recently written (or used) ``suffix`` files of a cache
+    directory, ``max_files`` of them and ``max_bytes`` in all at most, and
+    drop the temporary files an interrupted writer left an hour ago or more.
+    Best effort: a file that cannot be removed is left."""
     try:
         now = time.time()
+        entries = []
         for name in os.listdir(directory):
             path = os.path.join(directory, name)
-            if name.endswith(".tmp") and now - os.path.getmtime(path) > 3600:
-                os.unlink(path)
-        names = [n for n in os.listdir(directory) if n.endswith(".json")]
-        if len(names) <= MAX_FILES:
-            return
-        paths = sorted((os.path.join(directory, n) for n in names), key=os.path.getmtime)
-        for path in paths[: len(paths) - MAX_FILES]:
-            os.unlink(path)
+            st = os.stat(path)
+            if name.endswith(".tmp"):
+                if now - st.st_mtime > 3600:
+                    remove_file(path)
+            elif name.endswith(suffix):
+                entries.append((st.st_mtime, st.st_size, path))
     except OSError:
         return
+    entries.sort(reverse=True)
+    total = 0
+    for count, (_mtime, size, path) in enumerate(entries):
+        total += size
+        if count >= max_files or (max_bytes is not None and total > max_bytes):
+            remove_file(path)
+
+
+def remove_file(path: str) -> None:
+    """Remove ``path`` if it can be (a cache file: failing only costs space)."""
+    with contextlib.suppress(OSError):
+        os.unlink(path)

@@ -44,7 +44,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from .shell_cache import cache_root, caching_disabled, stable_environment
+from .shell_cache import cache_root, caching_disabled, prune_directory, remove_file, stable_environment
 from .tree import Kconfig, gc_paused, resolve_source_path
 
 #: Bumped when the snapshot layout changes (the engine's code is in the key).
@@ -208,7 +208,7 @@ def _read(path: str, shell, info, warn_stream, generation, overlays, srctree, kc
     except FileNotFoundError:
         return None
     except Exception:  # noqa: BLE001 - any damage means: load afresh
-        _remove(path)
+        remove_file(path)
         return None
     with contextlib.suppress(OSError):
         os.utime(path)  # recently used
@@ -221,8 +221,6 @@ def _read(path: str, shell, info, warn_stream, generation, overlays, srctree, kc
     kc.lex_cache = kconfig_options.get("lex_cache")
     kc.file_cache = kconfig_options.get("file_cache")
     kc.progress = kconfig_options.get("progress")
-    if kc.progress is not None:
-        kc.progress(len(kc.files))
     kc.from_snapshot = True
     return kc
 
@@ -317,38 +315,9 @@ def _write(path: str, kc: Kconfig, commands, events, overlays) -> None:
             pickle.dump((kc, events), f, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)
     except BaseException:
-        _remove(tmp)
+        remove_file(tmp)
         raise
-    prune(directory)
-
-
-def prune(directory: str) -> None:
-    """Keep the most recently used snapshots within :data:`MAX_FILES` and
-    :data:`MAX_BYTES`; drop what an interrupted writer left an hour ago."""
-    try:
-        now = time.time()
-        entries = []
-        for name in os.listdir(directory):
-            path = os.path.join(directory, name)
-            st = os.stat(path)
-            if name.endswith(".tmp"):
-                if now - st.st_mtime > 3600:
-                    _remove(path)
-            elif name.endswith(".pickle"):
-                entries.append((st.st_mtime, st.st_size, path))
-        entries.sort(reverse=True)
-        total = 0
-        for count, (_mtime, size, path) in enumerate(entries):
-            total += size
-            if count >= MAX_FILES or total > MAX_BYTES:
-                _remove(path)
-    except OSError:
-        return
-
-
-def _remove(path: str) -> None:
-    with contextlib.suppress(OSError):
-        os.unlink(path)
+    prune_directory(directory, ".pickle", MAX_FILES, MAX_BYTES)
 
 
 def _reap(pid: int) -> None:

@@ -275,8 +275,7 @@ class KconfigServer(LanguageServer):
             self.collect()
 
     def collect(self) -> None:
-        gc.collect()
-        self.replaced = [ref for ref in self.replaced if ref() is not None]
+        gc.collect()  # (the freed trees' refs are dropped at the next schedule)
 
     async def _reload_later(self) -> None:
         await asyncio.sleep(DEBOUNCE_SECONDS)
