@@ -211,7 +211,7 @@ class _Checker:
                 continue
             if j == 0 and prop is not None:
                 lines.append(f"{prop.file}:{prop.line}:error: recursive dependency detected!\n")
-            if sym.is_choice and self.choice_deps_as_symbol:
+            if sym.is_choice and self.choice_deps_as_symbol and prop is not None:
                 where = (prop.file, prop.line)
                 what = f"symbol {name} depends on {other}"
             elif sym.is_choice:
@@ -221,7 +221,10 @@ class _Checker:
                 where = (node.file, node.line)
                 what = f"symbol {name} is part of choice {other}"
             else:
-                where = (prop.file, prop.line)
+                # (A symbol that is only selected has no property at all;
+                # the C tool crashes there: the link gets no place.)
+                where = (prop.file, prop.line) if prop is not None else ("", 0)
+                kind = prop.kind if prop is not None else "property"
                 if frame.kind == _DIR:
                     what = f"symbol {name} depends on {other}"
                 elif frame.kind == _REV:
@@ -229,9 +232,9 @@ class _Checker:
                 elif frame.kind == _IMPLIED:
                     what = f"symbol {name} is implied by {other}"
                 elif frame.kind == _VALUE:
-                    what = f"symbol {name} {prop.kind} value contains {other}"
+                    what = f"symbol {name} {kind} value contains {other}"
                 else:
-                    what = f"symbol {name} {prop.kind} is visible depending on {other}"
+                    what = f"symbol {name} {kind} is visible depending on {other}"
             if self.footer_per_link:
                 lines.append(_FOOTER_4X)
             lines.append(f"{where[0]}:{where[1]}:\t{what}\n")

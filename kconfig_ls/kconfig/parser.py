@@ -245,7 +245,14 @@ class Builder:
         self.kc.files[name] = source
         if self.kc.progress is not None:
             self.kc.progress(len(self.kc.files))
-        FileParser(self, source).run()
+        log = self.kc.relink
+        if log is None:
+            FileParser(self, source).run()
+        else:
+            start = self.kc.pp.fingerprint()
+            FileParser(self, source).run()
+            log.file_states[name] = (start, self.kc.pp.fingerprint())
+            log.file_parses[name] = log.file_parses.get(name, 0) + 1
         if included_from is None:
             gen = self.kc.gen
             line = text.count("\n") + gen.eof_warning_line_offset

@@ -47,6 +47,7 @@ from .menu import (
 )
 from .parser import Builder, SourceFile, expand_symbol_references
 from .preprocess import Preprocessor, ShellRunner, run_shell
+from .relink_log import CHECK, DIAG, RelinkLog
 from .simplify import eliminate_dups, eliminate_eq, is_yes, trans_compare, transform
 from .symbols import SYM_M, SYM_N, SYM_Y, Symbol, append_to, string_valid_for_type
 
@@ -96,12 +97,16 @@ class Kconfig:
         progress: Callable[[int], None] | None = None,
         file_cache: dict | None = None,
         generation: generations.Generation | None = None,
+        relinkable: bool = False,
     ):
         if sys.getrecursionlimit() < RECURSION_LIMIT:
             sys.setrecursionlimit(RECURSION_LIMIT)
         self._init_state(filename, srctree, env, warn_stream, overlays, lex_cache, progress)
         #: The kconfig generation whose rules this tree follows.
         self.gen = generation or generations.choose(self.srctree, self.env)
+        if relinkable and not self.gen.member_choices:
+            # (6.11+ trees check choices differently: always re-linked whole.)
+            self.relink = RelinkLog()
         #: Shared between loads of the same tree: path -> (stat key, text),
         #: so unchanged files are not read again.
         self.file_cache = file_cache
@@ -171,6 +176,9 @@ class Kconfig:
         self.from_snapshot = False
         #: Whether diagnostics are written to ``warn_stream`` as they come.
         self._printing = True
+        #: What an edit needs to re-link this tree in place (relink.py);
+        #: None unless the tree was loaded ``relinkable``.
+        self.relink: RelinkLog | None = None
 
     def _load(self, filename: str) -> None:
         self._build(Builder(self), filename)
@@ -179,7 +187,11 @@ class Kconfig:
         self._printing = not self.errors
         if self.gen.member_choices:
             self._assign_member_choices()
+        if self.relink is not None:
+            self.relink.capture(self)
         self._finalize(self.root)
+        if self.relink is not None:
+            self.relink.stop()
         self._dedup_memo.clear()
         if self.gen.member_choices:
             self._collect_member_choices()
@@ -213,6 +225,8 @@ class Kconfig:
     # -- messages ----------------------------------------------------------------
     def add_diagnostic(self, diag: Diagnostic) -> None:
         self.diagnostics.append(diag)
+        if self.relink is not None and self.relink.recording:
+            self.relink.event(DIAG, None, diag)
         if self.warn_stream is not None and self._printing:
             if diag.c_text is not None:
                 self.warn_stream.write(diag.c_text)
@@ -411,7 +425,23 @@ class Kconfig:
         self.modules_sym.calc_value()
 
     # -- finalisation (menu.c) -------------------------------------------------------
-    def _finalize(self, parent: MenuNode, inside_choice: bool = False) -> None:  # noqa: C901 - mirrors menu_finalize
+    def _finalize(self, parent: MenuNode, inside_choice: bool = False) -> None:
+        log = self.relink
+        if log is None or not log.recording or parent.list is None:
+            self._finalize_entry(parent, inside_choice)
+            return
+        # (A block's events between markers: relink_log.py.)
+        log.enter(parent)
+        self._finalize_entry(parent, inside_choice)
+        log.exit(parent)
+
+    def _add_term(self, sym: Symbol, attr: str, term) -> None:
+        """``sym.<attr> ||= term`` for the accumulated expressions."""
+        setattr(sym, attr, or_expr(getattr(sym, attr), term))
+        if self.relink is not None and self.relink.recording:
+            self.relink.event(attr, sym, term)
+
+    def _finalize_entry(self, parent: MenuNode, inside_choice: bool = False) -> None:  # noqa: C901 - mirrors menu_finalize
         sym = parent.sym
         member_choices = self.gen.member_choices
         right_first = self.gen.transform_right_first
@@ -450,11 +480,9 @@ class Kconfig:
                     dep = self._eliminate_dups(and_expr(basedep, dep))
                     prop.cond = dep
                     if prop.kind == P_SELECT:
-                        target = prop.expr
-                        target.rev_dep = or_expr(target.rev_dep, and_expr(child.sym, dep))
+                        self._add_term(prop.expr, "rev_dep", and_expr(child.sym, dep))
                     elif prop.kind == P_IMPLY:
-                        target = prop.expr
-                        target.implied = or_expr(target.implied, and_expr(child.sym, dep))
+                        self._add_term(prop.expr, "implied", and_expr(child.sym, dep))
             in_choice = sym is not None and sym.is_choice
             child = parent.list
             while child is not None:
@@ -464,7 +492,7 @@ class Kconfig:
             # (Members of a member choice form no sub-menus and take no
             # dependencies of their own: the choice decides.)
             self._make_auto_menu(parent, sym)
-            sym.dir_dep = or_expr(sym.dir_dep, parent.dep)
+            self._add_term(sym, "dir_dep", parent.dep)
 
         child = parent.list
         while child is not None:
@@ -483,20 +511,28 @@ class Kconfig:
                 last.next = child.next
                 child.next = child.list
                 child.list = None
+                if self.relink is not None and self.relink.recording:
+                    self.relink.flat_last[child] = last
             child = child.next
 
         if parent.kind == "menuconfig" and parent.prompt is not None:
             parent.prompt.kind = P_MENU
         if sym is not None and sym not in self._checked:
             self._checked.add(sym)
-            if sym.type == UNKNOWN:
-                self.warn(parent.file, parent.line, "config symbol defined without type")
-            if sym.is_choice and parent.prompt is None and not member_choices:
-                self.warn(parent.file, parent.line, "choice must have a prompt")
-            self._check_props(sym)
+            if self.relink is not None and self.relink.recording:
+                self.relink.event(CHECK, sym, parent)
+            self._check_symbol(parent, sym)
         if sym is not None and not sym.optional and parent.prompt is not None and not member_choices:
             # A visible choice cannot be n unless it is optional.
-            sym.rev_dep = or_expr(sym.rev_dep, and_expr(parent.prompt.cond, SYM_M))
+            self._add_term(sym, "rev_dep", and_expr(parent.prompt.cond, SYM_M))
+
+    def _check_symbol(self, node: MenuNode, sym: Symbol) -> None:
+        """The checks of a symbol at its first entry in menu order."""
+        if sym.type == UNKNOWN:
+            self.warn(node.file, node.line, "config symbol defined without type")
+        if sym.is_choice and node.prompt is None and not self.gen.member_choices:
+            self.warn(node.file, node.line, "choice must have a prompt")
+        self._check_props(sym)
 
     def _eliminate_dups(self, e):
         """``eliminate_dups`` for this tree's generation, once per expression
@@ -517,8 +553,10 @@ class Kconfig:
         on stdout, a warning in the editor.  Empties ``forced``."""
         for sym, value in forced:
             message = f"boolean symbol {sym.name} tested for 'm'? test forced to '{value}'"
-            self.diagnostics.append(Diagnostic(where.file, where.line, message, Severity.WARNING,
-                                               code="bool-tested-for-m"))
+            diag = Diagnostic(where.file, where.line, message, Severity.WARNING, code="bool-tested-for-m")
+            self.diagnostics.append(diag)
+            if self.relink is not None and self.relink.recording:
+                self.relink.event(DIAG, None, diag)
             if self._printing:
                 self.pp.info(message)
         forced.clear()

@@ -118,7 +118,8 @@ def load(
     info = info or print
     overlays = dict(overlays or {})
     enabled = use_cache and not caching_disabled(os.environ) and not caching_disabled(env)
-    path = _snapshot_path(filename, srctree, env, generation, overlays) if enabled else None
+    relinkable = bool(kconfig_options.get("relinkable"))
+    path = _snapshot_path(filename, srctree, env, generation, overlays, relinkable) if enabled else None
     if path is not None:
         kc = _read(path, shell, info, warn_stream, generation, overlays, srctree, kconfig_options)
         if kc is not None:
@@ -162,13 +163,13 @@ def engine_digest() -> str:
 
 
 def _snapshot_path(filename: str, srctree: str, env: Mapping[str, str], generation,
-                   overlays: Mapping[str, str]) -> str:
+                   overlays: Mapping[str, str], relinkable: bool = False) -> str:
     h = hashlib.blake2b(digest_size=20)
     # (The working directory matters only to a relative srctree.)
     cwd = None if os.path.isabs(srctree) else os.path.realpath(os.getcwd())
     key = [FORMAT, engine_digest(), sys.version, cwd, srctree,
            os.path.abspath(srctree), filename, generation.name, stable_environment(env),
-           sorted((name, _digest(text)) for name, text in overlays.items())]
+           sorted((name, _digest(text)) for name, text in overlays.items()), relinkable]
     h.update(repr(key).encode("utf-8", "surrogateescape"))
     return os.path.join(snapshot_directory(env), h.hexdigest() + ".pickle")
 

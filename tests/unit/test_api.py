@@ -111,3 +111,13 @@ def test_load_write_and_min_config(kc, tmp_path):
     assert (tmp_path / "out.config.old").exists()
     kc.write_min_config(str(tmp_path / "min"))
     assert (tmp_path / "min").read_text() == "CONFIG_PCI=y\nCONFIG_DRIVER=y\nCONFIG_COUNT=2\n"
+
+
+def test_a_cycle_through_a_symbol_that_is_only_selected(tmp_path):
+    """The C tool crashes printing this cycle (the selected symbol has no
+    property to name a place by); the engine reports both links."""
+    write_tree(tmp_path, {"Kconfig": 'config A\n\tbool "a"\n\tselect U\n\tdepends on U\n'})
+    kc = Kconfig("Kconfig", srctree=str(tmp_path), warn_stream=None)
+    messages = [(d.file, d.message) for d in kc.diagnostics]
+    assert messages == [("Kconfig", "recursive dependency: symbol A depends on U"),
+                        ("", "recursive dependency: symbol U is selected by A")]

@@ -1,0 +1,560 @@
+"""Re-link a loaded tree in place after an edit of one Kconfig file.
+
+A full re-link of a kernel tree takes a second or more; an editor wants the
+values an edit implies at once.  When the edit keeps the file's *skeleton*
+(the same entries, blocks and ``source`` lines in the same order, the same
+types and options) only expressions, prompts, help and line numbers
+changed, and :func:`relink_file` patches them into the loaded tree:
+
+1. the old and the new text are parsed on their own (no ``source``
+   followed); the old parse must match what the tree made of the file, so
+   the new one stands for what a full load would make of it;
+2. entries whose dependencies or properties changed are given their new
+   properties as parsed; the others only their new lines, texts and help;
+3. the smallest ``if`` or ``menu`` block around every changed entry (not
+   inside a choice) is put back as parsed and finalised again
+   (``Kconfig._finalize_entry``), and its new finalisation events replace
+   its old ones in the tree's :class:`~.relink_log.RelinkLog`;
+4. the select, imply and dependency expressions of every symbol the block
+   touched are folded again from the log, symbols whose properties changed
+   are checked again, and the cycle check runs over the tree.
+
+Anything else (a new or removed entry, a changed type or option, a macro
+assignment, a syntax error, a file sourced twice, 6.11+ rules) raises
+:class:`NotRelinkable` before the tree is touched: the caller loads the
+tree afresh.  Values are the caller's to recompute (``reset_values`` and a
+config read), as after any load.  ``tests/unit/test_relink.py`` compares
+the patched tree with a fresh load after many random edits.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .cycles import find_cycles
+from .errors import Diagnostic, Severity
+from .expr import or_expr
+from .filecheck import FileCheck, _SingleFileBuilder
+from .menu import P_CHOICE, MenuNode, Property
+from .parser import SourceFile
+from .relink_log import ACCUMULATED, CHECK, DIAG, RelinkLog
+from .symbols import SYM_M, SYM_N, SYM_Y, Symbol
+from .tree import Kconfig, gc_paused
+
+_BLOCKS = ("if", "menu", "root")
+
+
+class NotRelinkable(Exception):
+    """The edit needs a full load (the reason says why); the tree is untouched."""
+
+
+@dataclass
+class RelinkResult:
+    """What a re-link did."""
+
+    #: The block finalised again (None: only lines, texts or help changed).
+    region: MenuNode | None
+    #: Entries whose dependencies or properties changed.
+    changed: int
+    #: Entries in the block finalised again.
+    refinalised: int
+
+
+class _SourceRecorder(_SingleFileBuilder):
+    """Checks ``source`` targets exist and notes where each one stands."""
+
+    def __init__(self, kc: Kconfig):
+        super().__init__(kc)
+        self.entries = 0
+        #: (file name, entries before it, the block it is in).
+        self.sources: list[tuple[str, int, MenuNode]] = []
+
+    def add_entry(self, sym, kind, file, line):
+        self.entries += 1
+        return super().add_entry(sym, kind, file, line)
+
+    def parse_file(self, name, included_from=None):
+        if included_from is not None:
+            self.sources.append((name, self.entries, self.current_menu))
+        super().parse_file(name, included_from)
+
+
+class _ParsedAlone(FileCheck):
+    """One file's text parsed on its own as the tree would parse it: the
+    entries as parsed (not finalised), its own symbol table."""
+
+    def __init__(self, tree: Kconfig, name: str, text: str):
+        self.builder: _SourceRecorder | None = None
+        super().__init__(tree, name, text, standalone=True)
+        self.nodes = list(self.root.walk())
+
+    def _load(self, filename: str) -> None:
+        self.builder = _SourceRecorder(self)
+        self._build(self.builder, filename)
+
+    def resolve_path(self, name: str) -> str | None:
+        # (Sourced files are found as the tree finds them: its buffers too.)
+        return super().resolve_path(name) if name == self.top_file else self.tree.resolve_path(name)
+
+
+def relink_file(kc: Kconfig, name: str, text: str) -> RelinkResult:
+    """Patch the edit of Kconfig file ``name`` (now ``text``) into ``kc``."""
+    log = kc.relink
+    if log is None:
+        raise NotRelinkable("the tree keeps no re-link log")
+    source = kc.files.get(name)
+    if source is None or log.file_parses.get(name) != 1:
+        raise NotRelinkable(f"{name} is not sourced exactly once")
+    if source.text == text:
+        return RelinkResult(None, 0, 0)
+    fingerprint = kc.pp.fingerprint()
+    if log.file_states.get(name) != (fingerprint, fingerprint):
+        raise NotRelinkable("macros change around the file")
+    with gc_paused():
+        old = _parse_alone(kc, log, name, source.text)
+        new = _ParsedAlone(kc, name, text)
+        plan = _Plan(kc, log, name, old, new)
+        plan.check()
+        log.last_parse = (name, text, new)
+        return plan.apply(source)
+
+
+def _parse_alone(kc: Kconfig, log: RelinkLog, name: str, text: str) -> _ParsedAlone:
+    """The file's parse on its own, the one of the last edit when it fits."""
+    last = log.last_parse
+    if last is not None and last[0] == name and last[1] == text and last[2].tree is kc:
+        return last[2]
+    return _ParsedAlone(kc, name, text)
+
+
+class _Plan:
+    """The comparison of the old and the new parse, then the patch."""
+
+    def __init__(self, kc: Kconfig, log: RelinkLog, name: str, old: _ParsedAlone, new: _ParsedAlone):
+        self.kc = kc
+        self.log = log
+        self.name = name
+        self.old = old
+        self.new = new
+        self.real_nodes = log.file_nodes.get(name, [])
+        #: Indexes of the entries whose dependencies or properties changed.
+        self.changed: list[int] = []
+        self.region: MenuNode | None = None
+        self.subtree: list[MenuNode] = []
+        self.inside: set[MenuNode] = set()
+
+    # -- what may be patched ------------------------------------------------------------
+    def check(self) -> None:
+        old, new, kc = self.old, self.new, self.kc
+        for parse in (old, new):
+            if any(d.severity is Severity.ERROR for d in parse.diagnostics):
+                raise NotRelinkable("a syntax error")
+            if parse.pp.fingerprint() != kc.pp.fingerprint():
+                raise NotRelinkable("the file assigns macros")
+            if parse.root.prompt.text != kc.gen.default_mainmenu or parse.root.prompt.line != 1:
+                raise NotRelinkable("the file sets the main menu")
+        if _skeleton(old) != _skeleton(new):
+            raise NotRelinkable("entries, blocks or sources changed")
+        if [(n.kind, _name(n.sym)) for n in self.real_nodes] != [(n.kind, _name(n.sym)) for n in old.nodes]:
+            raise NotRelinkable("the tree's entries differ from the file's")
+        if _symbol_flags(old) != _symbol_flags(new):
+            raise NotRelinkable("a type or option changed")
+        if _parse_problems(old.diagnostics, self.name) != _parse_problems(
+                kc.diagnostics[: self.log.parse_diagnostics], self.name):
+            raise NotRelinkable("the file's problems depend on other files")
+        for index, (before, after) in enumerate(zip(old.nodes, new.nodes, strict=True)):
+            if _shape(before.visibility) != _shape(after.visibility):
+                # (The parser puts a menu's visibility into the prompts
+                # below it, in whatever file they are.)
+                raise NotRelinkable("a menu's visibility changed")
+            if _entry_shape(old, before) != _entry_shape(new, after):
+                self.changed.append(index)
+        for real in self.real_nodes:
+            if real.sym is not None and not _props_contiguous(self.log.raw_syms[real.sym][1], real):
+                raise NotRelinkable("an entry's properties are not together")
+        if self.changed:
+            self._choose_region()
+
+    def _choose_region(self) -> None:
+        raw = self.log.raw_nodes
+        changed = [self.real_nodes[i] for i in self.changed]
+        region = _common_ancestor(raw, changed)
+        if region in changed:
+            region = raw[region][4]
+        while region.kind not in _BLOCKS or _inside_choice(raw, region):
+            region = raw[region][4]
+        if region not in self.log.regions or (region.kind == "if" and region not in self.log.flat_last):
+            raise NotRelinkable("the block around the edit was not recorded")
+        subtree = _raw_subtree(raw, region)
+        inside = set(subtree)
+        for node in subtree:
+            if node.kind == "choice":
+                for member in _raw_subtree(raw, node):
+                    if member.sym is not None and any(n not in inside for n in member.sym.nodes):
+                        raise NotRelinkable("a choice member is defined outside the block")
+                if any(n not in inside for n in node.sym.nodes):
+                    raise NotRelinkable("a choice is defined outside the block")
+        self.region = region
+        self.subtree = subtree
+        self.inside = inside
+
+    # -- the patch ------------------------------------------------------------------------
+    def apply(self, source: SourceFile) -> RelinkResult:
+        kc, log = self.kc, self.log
+        translate = _Translator(kc, self.new, self.real_nodes)
+        changed = set(self.changed)
+        line_map: dict[int, int] = {}
+        rechecked: set[Symbol] = set()
+        pairs = zip(self.real_nodes, self.old.nodes, self.new.nodes, strict=True)
+        for index, (real, before, after) in enumerate(pairs):
+            line_map[before.line] = after.line
+            real.line, real.end_line, real.name_span = after.line, after.end_line, after.name_span
+            real.help = after.help
+            real_props = _node_props(real, log.raw_syms)
+            new_props = _node_props(after, None)
+            # (A changed entry may have more or fewer properties.)
+            for old_prop, new_prop in zip(_node_props(before, None), new_props, strict=False):
+                line_map[old_prop.line] = new_prop.line
+            if index in changed:
+                self._replace_props(real, real_props, [translate.prop(p, real) for p in new_props], after, translate)
+                if real.sym is not None:
+                    rechecked.add(real.sym)
+            else:
+                for prop, new_prop in zip(real_props, new_props, strict=True):
+                    prop.line, prop.span, prop.text = new_prop.line, new_prop.span, new_prop.text
+                if real.sym is not None and real.sym.is_choice_value:
+                    # (Finalisation gave a choice's members a property at their entry.)
+                    for prop in real.sym.props:
+                        if prop.kind == P_CHOICE and prop.node is real:
+                            prop.line = real.line
+        self._replace_file_records(source, translate)
+        self._remap_lines(line_map)
+        refinalised = self._refinalise(rechecked) if self.region is not None else 0
+        self._recheck(rechecked)
+        for sym in rechecked | {n.sym for n in self.subtree if n.sym is not None}:
+            sym.index_properties()
+        kc._dedup_memo.clear()
+        kc._hash_order = None
+        kc.derived.clear()
+        self._rebuild_diagnostics()
+        return RelinkResult(self.region, len(changed), refinalised)
+
+    def _replace_props(self, real: MenuNode, real_props: list[Property], new_props: list[Property],
+                       after: MenuNode, translate: _Translator) -> None:
+        log = self.log
+        dep, visibility, first, nxt, parent, _kind = log.raw_nodes[real]
+        prompt = next((p for p in new_props if p.text is not None), None)
+        log.raw_nodes[real] = (translate.expr(after.dep), translate.expr(after.visibility), first, nxt, parent,
+                               prompt.kind if prompt is not None else None)
+        real.dep, real.visibility = log.raw_nodes[real][0], log.raw_nodes[real][1]
+        real.prompt = prompt
+        for prop in real_props:
+            log.raw_conds.pop(prop, None)
+        for prop in new_props:
+            log.raw_conds[prop] = prop.cond
+        sym = real.sym
+        if sym is None:
+            return
+        typ, props, choice, is_choice_value = log.raw_syms[sym]
+        at = props.index(real_props[0])
+        props = props[:at] + tuple(new_props) + props[at + len(real_props):]
+        log.raw_syms[sym] = (typ, props, choice, is_choice_value)
+        if real not in self.inside:
+            raise AssertionError("a changed entry outside the block finalised again")
+        sym.props = list(props)
+
+    def _replace_file_records(self, source: SourceFile, translate: _Translator) -> None:
+        """The file's text, references, logical uses, expansions, sources."""
+        kc, name, new = self.kc, self.name, self.new
+        kc.files[name] = SourceFile(name, source.path, new.files[name].text, source.included_from)
+        for sym in _referencing(kc, self.old):
+            sym.refs = [ref for ref in sym.refs if ref[0] != name]
+        for sym in new.all_symbols:
+            if sym.refs:
+                real = translate.symbol(sym)
+                mine = [ref for ref in sym.refs if ref[0] == name]
+                real.refs = [*real.refs, *mine] if real.refs else mine
+        kc.logical_uses = [use for use in kc.logical_uses if use[0] != name] + [
+            (f, start, end, translate.symbol(sym)) for f, start, end, sym in new.logical_uses]
+        kc.expansions = [e for e in kc.expansions if e[0] != name] + new.expansions
+        kc.source_refs = [r for r in kc.source_refs if r[0] != name] + new.source_refs
+        count = self.log.parse_diagnostics
+        parse = kc.diagnostics[:count]
+        kept = [d for d in parse if d.file != name]
+        mine = [d for d in new.diagnostics if d.file == name]
+        at = next((i for i, d in enumerate(parse) if d.file == name), len(parse))
+        at = sum(1 for d in parse[:at] if d.file != name)
+        self.parse_diagnostics = kept[:at] + mine + kept[at:]
+
+    def _remap_lines(self, line_map: dict[int, int]) -> None:
+        """Finalisation warnings about this file keep pointing at their lines."""
+        name = self.name
+        events = self.log.events
+        for i, (kind, sym, data) in enumerate(events):
+            if kind == DIAG and data.file == name and data.line in line_map:
+                events[i] = (kind, sym, _moved(data, line_map))
+
+    def _refinalise(self, rechecked: set[Symbol]) -> int:
+        kc, log, region = self.kc, self.log, self.region
+        raw = log.raw_nodes
+        low, high = log.regions[region]
+        after = None
+        if region.kind == "if":
+            after = log.flat_last[region].next
+        inside = self.inside
+        for node in self.subtree:
+            dep, visibility, first, nxt, parent, prompt_kind = raw[node]
+            node.list = first
+            if node is region:
+                continue
+            node.dep, node.visibility, node.next, node.parent = dep, visibility, nxt, parent
+            if node.prompt is not None:
+                node.prompt.kind = prompt_kind
+                if node.sym is None:
+                    node.prompt.cond = log.raw_conds[node.prompt]
+        restored: set[Symbol] = set()
+        for node in self.subtree:
+            sym = node.sym
+            if sym is None or node is region or sym in restored:
+                continue
+            restored.add(sym)
+            typ, props, choice, is_choice_value = log.raw_syms[sym]
+            sym.props = list(props)
+            for prop in props:
+                if prop.node in inside:
+                    prop.cond = log.raw_conds[prop]
+            if sym.is_choice or _inside_choice(raw, node):
+                sym.type, sym.choice, sym.is_choice_value = typ, choice, is_choice_value
+                if sym.is_choice:
+                    sym.choice_values = ()
+        first = bisect_right(log.keys, low)
+        last = bisect_left(log.keys, high)
+        for kind, sym, _data in log.events[first:last]:
+            if kind == CHECK:
+                kc._checked.discard(sym)
+        log.begin_block()
+        try:
+            kc._finalize_entry(region)
+        finally:
+            old_events, new_events = log.end_block(region)
+        if region.kind == "if":
+            _splice_after(region, after, log)
+        touched = {(sym, kind) for kind, sym, _data in old_events + new_events if kind in ACCUMULATED}
+        _fold_again(log, touched)
+        rechecked.difference_update(sym for kind, sym, _data in new_events if kind == CHECK)
+        return len(self.subtree)
+
+    def _recheck(self, rechecked: set[Symbol]) -> None:
+        """Check again symbols whose properties changed but whose check
+        (at their first entry) lies outside the block finalised again."""
+        kc, log = self.kc, self.log
+        for sym in rechecked:
+            key = log.key_of(CHECK, sym)
+            if key is None:
+                continue
+            node = log.events[log.keys.index(key)][2]
+            start = len(kc.diagnostics)
+            kc._check_symbol(node, sym)
+            found = kc.diagnostics[start:]
+            del kc.diagnostics[start:]
+            log.replace_after(key, DIAG, [(DIAG, None, d) for d in found])
+
+    def _rebuild_diagnostics(self) -> None:
+        """Parse problems, finalisation warnings in menu order, cycles."""
+        kc, log = self.kc, self.log
+        kc.diagnostics = list(self.parse_diagnostics)
+        log.parse_diagnostics = len(kc.diagnostics)
+        kc.diagnostics.extend(data for kind, _sym, data in log.events if kind == DIAG)
+        kc.cycles = find_cycles(kc)
+        kc._report_cycles(kc.cycles)
+
+
+# -- comparing parses ---------------------------------------------------------------------
+
+
+def _name(sym: Symbol | None) -> str | None:
+    if sym is None:
+        return None
+    return sym.name if not sym.is_choice else f"<choice {sym.name}>"
+
+
+def _skeleton(parse: _ParsedAlone) -> tuple:
+    position = {node: i for i, node in enumerate(parse.nodes)}
+    position[parse.root] = -1
+    entries = tuple((n.kind, _name(n.sym), position[n.parent]) for n in parse.nodes)
+    sources = tuple((name, count, position[menu]) for name, count, menu in parse.builder.sources)
+    return entries, sources
+
+
+def _symbol_flags(parse: _ParsedAlone) -> dict:
+    flags = {
+        _name(sym): (sym.type, sym.optional, sym.no_write, sym.transitional, sym.allnoconfig_y)
+        for sym in parse.all_symbols
+        if sym.nodes and not sym.is_const
+    }
+    flags[None] = (_name(parse.modules_sym) if parse.modules_sym is not SYM_N else None,
+                   _name(parse.defconfig_list_sym))
+    return flags
+
+
+def _parse_problems(diagnostics: list[Diagnostic], name: str) -> list[tuple]:
+    return [(d.line, d.col, d.message, d.severity, d.code) for d in diagnostics if d.file == name]
+
+
+def _shape(e: Any) -> Any:
+    """An expression with its symbols as names (to compare two parses)."""
+    if e is None:
+        return None
+    if isinstance(e, Symbol):
+        return (_name(e), e.is_const)
+    if isinstance(e, tuple):
+        return tuple(_shape(x) for x in e)
+    return e
+
+
+def _node_props(node: MenuNode, raw_syms: dict | None) -> list[Property]:
+    """The properties the entry ``node`` declared, in order."""
+    sym = node.sym
+    if sym is None:
+        return [node.prompt] if node.prompt is not None else []
+    props = raw_syms[sym][1] if raw_syms is not None else sym.props
+    return [p for p in props if p.node is node]
+
+
+def _entry_shape(parse: _ParsedAlone, node: MenuNode) -> tuple:
+    props = tuple((p.kind, _shape(p.expr), _shape(p.cond), p.text is not None) for p in _node_props(node, None))
+    return _shape(node.dep), _shape(node.visibility), props
+
+
+def _props_contiguous(props: tuple, node: MenuNode) -> bool:
+    at = [i for i, p in enumerate(props) if p.node is node]
+    return not at or at[-1] - at[0] + 1 == len(at)
+
+
+def _referencing(kc: Kconfig, parse: _ParsedAlone) -> list[Symbol]:
+    """The tree's symbols that the file's last text referred to."""
+    found = []
+    for sym in parse.all_symbols:
+        if sym.refs:
+            real = _find_real(kc, sym)
+            if real is not None:
+                found.append(real)
+    return found
+
+
+def _find_real(kc: Kconfig, sym: Symbol) -> Symbol | None:
+    if sym.is_choice:
+        return kc.named_choices.get(sym.name) if sym.name else None
+    if sym.is_const:
+        return kc.find_const(sym.name)
+    return kc.find(sym.name)
+
+
+def _moved(diag: Diagnostic, line_map: dict[int, int]) -> Diagnostic:
+    end_line = line_map.get(diag.end_line, diag.end_line) if diag.end_line is not None else None
+    return replace(diag, line=line_map[diag.line], end_line=end_line)
+
+
+# -- the raw tree ---------------------------------------------------------------------------
+
+
+def _common_ancestor(raw: dict, nodes: list[MenuNode]) -> MenuNode:
+    chain = []
+    node = nodes[0]
+    while node is not None:
+        chain.append(node)
+        node = raw[node][4]
+    depth = {n: i for i, n in enumerate(chain)}
+    best = 0
+    for node in nodes[1:]:
+        while node not in depth:
+            node = raw[node][4]
+        best = max(best, depth[node])
+    return chain[best]
+
+
+def _inside_choice(raw: dict, node: MenuNode) -> bool:
+    above = raw[node][4]
+    while above is not None:
+        if above.kind == "choice":
+            return True
+        above = raw[above][4]
+    return False
+
+
+def _raw_subtree(raw: dict, top: MenuNode) -> list[MenuNode]:
+    """``top`` and every node below it as parsed, in parse order."""
+    out = [top]
+    stack = [raw[top][2]]
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        out.append(node)
+        stack.append(raw[node][3])
+        stack.append(raw[node][2])
+    return out
+
+
+def _splice_after(block: MenuNode, after: MenuNode | None, log: RelinkLog) -> None:
+    """Flatten the ``if`` block's finalised entries after it, as its
+    parent's finalisation did."""
+    first = block.list
+    last = first
+    while True:
+        last.parent = block.parent
+        if last.next is None:
+            break
+        last = last.next
+    last.next = after
+    block.next = first
+    block.list = None
+    log.flat_last[block] = last
+
+
+def _fold_again(log: RelinkLog, touched: set[tuple[Symbol, str]]) -> None:
+    """Each touched (symbol, expression) folded again from its events."""
+    for sym, attr in touched:
+        setattr(sym, attr, None)
+    for kind, sym, data in log.events:
+        if kind in ACCUMULATED and (sym, kind) in touched:
+            setattr(sym, kind, or_expr(getattr(sym, kind), data))
+
+
+class _Translator:
+    """The new parse's symbols and expressions in the tree's terms."""
+
+    def __init__(self, kc: Kconfig, new: _ParsedAlone, real_nodes: list[MenuNode]):
+        self.kc = kc
+        pairs = zip(new.nodes, real_nodes, strict=True)
+        self.choices = {n.sym: r.sym for n, r in pairs if n.sym is not None and n.sym.is_choice}
+
+    def symbol(self, sym: Symbol) -> Symbol:
+        if sym is SYM_Y or sym is SYM_M or sym is SYM_N:
+            return sym
+        if sym.is_choice:
+            real = self.choices.get(sym) or self.kc.named_choices.get(sym.name)
+            if real is None:
+                raise NotRelinkable("a choice the file does not define")
+            return real
+        if sym.is_const:
+            return self.kc.lookup_const(sym.name)
+        return self.kc.lookup(sym.name)
+
+    def expr(self, e: Any) -> Any:
+        if e is None:
+            return None
+        if isinstance(e, Symbol):
+            return self.symbol(e)
+        if isinstance(e, tuple):
+            return tuple(self.expr(x) for x in e)
+        return e
+
+    def prop(self, prop: Property, node: MenuNode) -> Property:
+        out = Property(prop.kind, self.expr(prop.expr), self.expr(prop.cond), node, prop.file, prop.line)
+        out.text = prop.text
+        out.span = prop.span
+        return out
+

@@ -1,0 +1,180 @@
+"""What a tree must remember to be re-linked in place after an edit of one
+file (:mod:`.relink`): the entries as parsed, before finalisation changed
+them, and everything finalisation did beyond its own subtree, in order.
+
+Finalising an ``if`` block or a ``menu`` touches, outside its own nodes,
+only the symbols' accumulated expressions (``rev_dep`` from selects and
+prompts, ``implied``, ``dir_dep``), the once-per-symbol property checks and
+the warnings it emits.  Each of these is an *event* with a key that orders
+it among all others as the C tool's ``menu_finalize`` would have produced
+them.  A block's events lie between its ``enter`` and ``exit`` markers, so
+finalising the block again replaces exactly that stretch, and each touched
+symbol's expressions are folded again from its events in key order.
+
+Keys are floats: the first load numbers events 1, 2, 3...; a re-finalised
+block spreads its new events evenly between its markers.  When the spacing
+gets too fine the whole log is numbered again.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .menu import MenuNode, Property
+    from .symbols import Symbol
+    from .tree import Kconfig
+
+#: Event kinds.  The expression kinds are the symbol attributes they build.
+ENTER, EXIT, CHECK, DIAG = "enter", "exit", "check", "diag"
+ACCUMULATED = ("rev_dep", "implied", "dir_dep")
+#: Closest spacing of keys before the log is numbered again.
+_MIN_SPACING = 1e-6
+
+
+class RelinkLog:
+    """The parse-time state and the finalisation events of one tree."""
+
+    def __init__(self) -> None:
+        #: Whether finalisation events are being recorded.
+        self.recording = False
+        self.keys: list[float] = []
+        #: (kind, symbol or None, data) in key order.
+        self.events: list[tuple[str, Symbol | None, Any]] = []
+        #: Block node -> its (enter, exit) marker keys.
+        self.regions: dict[MenuNode, tuple[float, float]] = {}
+        #: Flattened node (an ``if`` block) -> the last node spliced after it.
+        self.flat_last: dict[MenuNode, MenuNode] = {}
+        #: Node -> (dep, visibility, list, next, parent, prompt kind) as parsed.
+        self.raw_nodes: dict[MenuNode, tuple] = {}
+        #: Property -> its condition as parsed.
+        self.raw_conds: dict[Property, Any] = {}
+        #: Symbol -> (type, properties, choice, is_choice_value) as parsed.
+        self.raw_syms: dict[Symbol, tuple] = {}
+        #: File name -> macro fingerprints at the start and end of its parse.
+        self.file_states: dict[str, tuple[int, int]] = {}
+        #: File name -> how many times it was parsed (sourced).
+        self.file_parses: dict[str, int] = {}
+        #: File name -> its nodes in parse order.
+        self.file_nodes: dict[str, list[MenuNode]] = {}
+        #: How many of the tree's diagnostics the parse made (the rest come
+        #: from finalisation, then the cycle checks).
+        self.parse_diagnostics = 0
+        #: (file name, text, its parse on its own) of the last re-link, the
+        #: "before" of the next edit of that file.
+        self.last_parse: tuple | None = None
+        # Where new events go and how they are numbered.
+        self._out_keys: list[float] = self.keys
+        self._out_events: list = self.events
+        self._next_key = 1.0
+
+    # -- recording ----------------------------------------------------------------
+    def capture(self, kc: Kconfig) -> None:
+        """Remember the parsed tree before finalisation changes it."""
+        self.parse_diagnostics = len(kc.diagnostics)
+        raw_nodes = self.raw_nodes
+        file_nodes = self.file_nodes
+        for node in kc.walk():
+            prompt = node.prompt
+            raw_nodes[node] = (node.dep, node.visibility, node.list, node.next, node.parent,
+                               prompt.kind if prompt is not None else None)
+            file_nodes.setdefault(node.file, []).append(node)
+            if prompt is not None and node.sym is None:
+                self.raw_conds[prompt] = prompt.cond
+        raw_nodes[kc.root] = (kc.root.dep, kc.root.visibility, kc.root.list, None, None, None)
+        for sym in kc.all_symbols:
+            if sym.props:
+                for prop in sym.props:
+                    self.raw_conds[prop] = prop.cond
+                self.raw_syms[sym] = (sym.type, tuple(sym.props), sym.choice, sym.is_choice_value)
+            elif sym.is_choice:
+                self.raw_syms[sym] = (sym.type, (), sym.choice, sym.is_choice_value)
+        self.recording = True
+
+    def event(self, kind: str, sym: Symbol | None, data: Any) -> float:
+        key = self._next_key
+        self._next_key += 1.0
+        self._out_keys.append(key)
+        self._out_events.append((kind, sym, data))
+        return key
+
+    def enter(self, node: MenuNode) -> None:
+        self.event(ENTER, None, node)
+
+    def exit(self, node: MenuNode) -> None:
+        self.event(EXIT, None, node)
+
+    def stop(self) -> None:
+        """The first finalisation ended: index the blocks' markers."""
+        self.recording = False
+        self._index_regions()
+
+    def _index_regions(self) -> None:
+        entered: dict[MenuNode, float] = {}
+        self.regions = {}
+        for key, (kind, _sym, data) in zip(self.keys, self.events, strict=True):
+            if kind == ENTER:
+                entered[data] = key
+            elif kind == EXIT:
+                self.regions[data] = (entered.pop(data), key)
+
+    # -- replaying a block --------------------------------------------------------
+    def begin_block(self) -> None:
+        """Record the events of a block finalised again aside."""
+        self._out_keys, self._out_events = [], []
+        self._next_key = 0.0
+        self.recording = True
+
+    def end_block(self, node: MenuNode) -> tuple[list, list]:
+        """Put the block's new events in place of its old ones; returns
+        (old events, new events) of the block."""
+        self.recording = False
+        new_events = self._out_events
+        self._out_keys, self._out_events = self.keys, self.events
+        low, high = self.regions[node]
+        first = bisect_right(self.keys, low)
+        last = bisect_left(self.keys, high)
+        old_events = self.events[first:last]
+        step = (high - low) / (len(new_events) + 1)
+        keys = [low + step * (i + 1) for i in range(len(new_events))]
+        self.keys[first:last] = keys
+        self.events[first:last] = new_events
+        if new_events and step < _MIN_SPACING:
+            self._renumber()
+        else:
+            self._index_new_regions(keys, new_events)
+        return old_events, new_events
+
+    def _index_new_regions(self, keys: list[float], events: list) -> None:
+        entered: dict[MenuNode, float] = {}
+        for key, (kind, _sym, data) in zip(keys, events, strict=True):
+            if kind == ENTER:
+                entered[data] = key
+            elif kind == EXIT:
+                self.regions[data] = (entered.pop(data), key)
+
+    def _renumber(self) -> None:
+        self.keys[:] = [float(i + 1) for i in range(len(self.keys))]
+        self._index_regions()
+
+    def replace_after(self, key: float, kind: str, new: list) -> None:
+        """Replace the run of ``kind`` events right after ``key`` (the
+        warnings of a symbol's check) with events ``new``."""
+        start = bisect_right(self.keys, key)
+        end = start
+        while end < len(self.events) and self.events[end][0] == kind:
+            end += 1
+        following = self.keys[end] if end < len(self.keys) else key + 1.0
+        step = (following - key) / (len(new) + 1)
+        self.keys[start:end] = [key + step * (i + 1) for i in range(len(new))]
+        self.events[start:end] = new
+        if new and step < _MIN_SPACING:
+            self._renumber()
+
+    def key_of(self, kind: str, sym: Symbol) -> float | None:
+        """The key of the ``kind`` event about ``sym`` (a check), if any."""
+        for key, event in zip(self.keys, self.events, strict=True):
+            if event[0] == kind and event[1] is sym:
+                return key
+        return None

@@ -1,0 +1,91 @@
+"""The incremental re-link (kconfig_ls/kconfig/relink.py) against a fresh
+load: after each of many random edits of random multi-file trees, the
+patched tree and a fresh load of the same texts agree on the menu structure,
+every property and accumulated expression, the diagnostics, the cycles and
+the values read from a random config (tests/tree_digest.py)."""
+
+from __future__ import annotations
+
+import pytest
+from relink_trees import RandomTree
+from tree_digest import tree_digest
+
+from kconfig_ls.kconfig import generation as generations
+from kconfig_ls.kconfig.relink import NotRelinkable, relink_file
+from kconfig_ls.kconfig.tree import Kconfig
+
+EDITS_PER_TREE = 12
+
+
+def _load(tmp_path, texts: dict[str, str], generation: str, relinkable: bool = True) -> Kconfig:
+    return Kconfig("Kconfig", srctree=str(tmp_path), env={"srctree": str(tmp_path)}, overlays=texts,
+                   generation=generations.by_name(generation), relinkable=relinkable,
+                   warn_stream=None, info=lambda _text: None)
+
+
+def _differences(a: dict, b: dict) -> list[str]:
+    out = []
+    for part in a:
+        if a[part] == b[part]:
+            continue
+        if isinstance(a[part], dict):
+            keys = sorted({*a[part], *b[part]}, key=str)
+            first = next(k for k in keys if a[part].get(k) != b[part].get(k))
+            out.append(f"{part}: {first!r}: {a[part].get(first)!r} != {b[part].get(first)!r}")
+        else:
+            pairs = [(x, y) for x, y in zip(a[part], b[part], strict=False) if x != y]
+            out.append(f"{part}: {pairs[0] if pairs else (len(a[part]), len(b[part]))!r}")
+    return out
+
+
+@pytest.mark.parametrize(("generation", "seeds"), [("6.1", range(0, 60)), ("4.x", range(100, 125))])
+def test_relinked_trees_equal_fresh_loads(tmp_path, generation, seeds):
+    relinked = fallbacks = 0
+    for seed in seeds:
+        tree = RandomTree(seed)
+        texts = tree.texts()
+        config = tree.config()
+        kc = _load(tmp_path, texts, generation)
+        for step in range(EDITS_PER_TREE):
+            name, kept = tree.edit()
+            texts[name] = tree.text(name)
+            try:
+                relink_file(kc, name, texts[name])
+            except NotRelinkable:
+                fallbacks += 1
+                kc = _load(tmp_path, texts, generation)
+                continue
+            assert kept, f"seed {seed} step {step}: an edit of the entries of {name} was patched in"
+            relinked += 1
+            fresh = _load(tmp_path, texts, generation, relinkable=False)
+            problems = _differences(tree_digest(kc, config), tree_digest(fresh, config))
+            assert not problems, f"seed {seed} step {step} ({name}):\n" + "\n".join(problems)
+    # Most edits keep the entries: the comparison must have happened.
+    assert relinked >= 3 * fallbacks, (relinked, fallbacks)
+
+
+def test_an_edit_that_changes_the_entries_leaves_the_tree_alone(tmp_path):
+    texts = {"Kconfig": 'config A\n\tbool "a"\n\tdefault y\nconfig B\n\tbool "b"\n\tdepends on A\n'}
+    kc = _load(tmp_path, texts, "6.1")
+    before = tree_digest(kc)
+    for edit in ('config A\n\tbool "a"\nconfig C\n\tbool "c"\n',    # another entry
+                 'config A\n\ttristate "a"\nconfig B\n\tbool "b"\n',  # another type
+                 'config A\n\tbool "a" if (\nconfig B\n\tbool "b"\n',  # a syntax error
+                 'X := 1\nconfig A\n\tbool "a"\nconfig B\n\tbool "b"\n'):  # a macro
+        with pytest.raises(NotRelinkable):
+            relink_file(kc, "Kconfig", edit)
+        assert tree_digest(kc) == before
+
+
+def test_member_choice_generations_are_not_relinkable(tmp_path):
+    kc = _load(tmp_path, {"Kconfig": 'config A\n\tbool "a"\n'}, "6.12")
+    assert kc.relink is None
+    with pytest.raises(NotRelinkable):
+        relink_file(kc, "Kconfig", 'config A\n\tbool "b"\n')
+
+
+def test_the_same_text_is_no_change(tmp_path):
+    texts = {"Kconfig": 'config A\n\tbool "a"\n'}
+    kc = _load(tmp_path, texts, "6.1")
+    result = relink_file(kc, "Kconfig", texts["Kconfig"])
+    assert result.region is None and result.changed == 0
