@@ -21,6 +21,8 @@ from ..kconfig.errors import KconfigError
 from ..kconfig.filecheck import FileCheck
 from ..kconfig.howto import HowTo, how_to, meet_dependencies
 from ..kconfig.kernel import host_arch, kernel_env
+from ..kconfig.relink import NotRelinkable, check_cycles, relink_file
+from ..kconfig.scenario import remember_base_unmet
 from ..kconfig.shell_cache import ShellCache
 from ..kconfig.tree import Kconfig, gc_paused
 
@@ -151,12 +153,17 @@ class Project:
         self.lex_cache: dict = {}
         self.file_cache: dict = {}
         self.overlays: dict[str, str] = {}
+        #: The buffers the loaded tree was made with (see :meth:`relink`).
+        self._linked_overlays: dict[str, str] = {}
         self.kc: Kconfig | None = None
         self.load_error: KconfigError | None = None
         self.config_result: configfile.ConfigReadResult | None = None
         #: The config text the values were read from (None: no config file).
         self.config_text: str | None = None
         self.lock = threading.RLock()
+        #: Held by a cycle check after a re-link (outside :attr:`lock`, so
+        #: values are answered meanwhile); the next re-link waits for it.
+        self.cycle_lock = threading.Lock()
         self._all_arch_index: dict[str, list[tuple[str, int]]] | None = None
         self._disk_names_by_file: dict[str, list[str]] = {}
         #: Held while the index is built (once, by whichever thread asks first).
@@ -240,6 +247,7 @@ class Project:
                     file_cache=self.file_cache,
                     generation=self.generation,
                     use_cache=self.kc is None,
+                    relinkable=True,
                 )
                 report(len(kc.files))
                 self.shell.save()
@@ -256,12 +264,74 @@ class Project:
             self.file_count_hint = len(kc.files)
             self.config_text, self.config_result = config_text, config_result
             self.kc = kc
+            self._linked_overlays = overlays
             self._fixes = {}
             self.tree_problems = {}
             # (Each kept check holds the tree it was made against.)
             self._file_checks = {}
             self._forget_unused_lexing(kc)
         return LoadResult(kc, None, config_result.warnings if config_result else [])
+
+    def relink(self) -> bool:
+        """Patch the edit of the one Kconfig buffer that changed since the
+        tree was made into the tree, in place (:mod:`..kconfig.relink`):
+        tens of milliseconds where a load takes a second or more.  False
+        (the tree untouched) when the change needs a load: several files,
+        entries added or removed, a syntax error, a tree without a log.
+        Values and cycles are left to :meth:`settle_relink`."""
+        with self.cycle_lock, self.lock:
+            kc = self.kc
+            if kc is None or kc.relink is None or self.load_error is not None:
+                return False
+            changed = self._changed_buffers()
+            if changed is None or len(changed) != 1:
+                return False
+            name, text = changed[0]
+            try:
+                relink_file(kc, name, text, cycles=False)
+            except NotRelinkable:
+                return False
+            self._linked_overlays = dict(self.overlays)
+            self._fixes = {}
+            self.tree_problems = {}
+            self._file_checks = {}
+            return True
+
+    def settle_relink(self) -> LoadResult:
+        """After :meth:`relink`: the values again from the config, then
+        the cycle check over the tree."""
+        kc = self.kc
+        with self.lock, gc_paused():
+            kc.reset_values()
+            self.config_text, self.config_result = self._load_config(kc, self.overlays)
+        with self.cycle_lock:
+            check_cycles(kc)
+        return LoadResult(kc, None, self.config_result.warnings if self.config_result else [])
+
+    def _changed_buffers(self) -> list[tuple[str, str]] | None:
+        """(file name, text) of each Kconfig file of the tree whose text is
+        not what the tree was made with; None when something else changed
+        (a Kconfig buffer the tree does not load)."""
+        kc = self.kc
+        names = set(self.overlays) | set(self._linked_overlays)
+        changed = []
+        for name in names:
+            text = self.overlays.get(name)
+            if text is not None and text == self._linked_overlays.get(name):
+                continue
+            source = kc.files.get(name)
+            if source is None:
+                if is_kconfig_file(name):
+                    return None
+                continue
+            if text is None:
+                try:
+                    text = kc.read_file(source.path)
+                except OSError:
+                    return None
+            if text != source.text:
+                changed.append((name, text))
+        return changed
 
     def _forget_unused_lexing(self, kc: Kconfig) -> None:
         """Drop the lexing of file texts this load did not use (earlier
@@ -287,10 +357,12 @@ class Project:
             # No config: every symbol at its default, as olddefconfig on an
             # empty file.
             configfile.settle_after_read(kc, None)
+            remember_base_unmet(kc, None)
             return None, None
         kc.conf_changed = False
         result = configfile.read_config_simple(kc, path, self.relative(path), text=text)
         configfile.settle_after_read(kc, result)
+        remember_base_unmet(kc, text)
         return text, result
 
     # -- explanations ---------------------------------------------------------------

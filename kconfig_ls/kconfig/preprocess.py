@@ -15,6 +15,7 @@ a policy that returns an empty string.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 from collections.abc import Callable, Mapping
@@ -76,8 +77,10 @@ class Preprocessor:
 
     def fingerprint(self) -> int:
         """A hash of the variable definitions: equal fingerprints expand
-        every reference the same way."""
-        return hash(tuple((v.name, v.value, v.recursive) for v in self.variables.values()))
+        every reference the same way.  Stable across processes (a tree
+        snapshot keeps them; Python's ``hash`` of text is salted)."""
+        state = repr([(v.name, v.value, v.recursive) for v in self.variables.values()])
+        return int.from_bytes(hashlib.blake2b(state.encode("utf-8", "surrogateescape"), digest_size=8).digest())
 
     # -- variables -------------------------------------------------------------
     def assign(self, name: str, value: str, op: str) -> None:

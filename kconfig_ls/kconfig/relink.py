@@ -29,7 +29,6 @@ the patched tree with a fresh load after many random edits.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -60,6 +59,10 @@ class RelinkResult:
     changed: int
     #: Entries in the block finalised again.
     refinalised: int
+    #: Symbols whose dependencies, properties or accumulated expressions
+    #: were made again (the values that may change are theirs and those of
+    #: the symbols depending on them).
+    symbols: set[Symbol]
 
 
 class _SourceRecorder(_SingleFileBuilder):
@@ -99,8 +102,13 @@ class _ParsedAlone(FileCheck):
         return super().resolve_path(name) if name == self.top_file else self.tree.resolve_path(name)
 
 
-def relink_file(kc: Kconfig, name: str, text: str) -> RelinkResult:
-    """Patch the edit of Kconfig file ``name`` (now ``text``) into ``kc``."""
+def relink_file(kc: Kconfig, name: str, text: str, cycles: bool = True) -> RelinkResult:
+    """Patch the edit of Kconfig file ``name`` (now ``text``) into ``kc``.
+
+    ``cycles=False`` leaves the cycle check (a tenth of a second on a
+    kernel tree, a walk of every dependency) to :func:`check_cycles`, so
+    values can be shown first; until then ``kc.cycles`` and the cycle
+    diagnostics are those of the last check."""
     log = kc.relink
     if log is None:
         raise NotRelinkable("the tree keeps no re-link log")
@@ -108,7 +116,7 @@ def relink_file(kc: Kconfig, name: str, text: str) -> RelinkResult:
     if source is None or log.file_parses.get(name) != 1:
         raise NotRelinkable(f"{name} is not sourced exactly once")
     if source.text == text:
-        return RelinkResult(None, 0, 0)
+        return RelinkResult(None, 0, 0, set())
     fingerprint = kc.pp.fingerprint()
     if log.file_states.get(name) != (fingerprint, fingerprint):
         raise NotRelinkable("macros change around the file")
@@ -118,7 +126,18 @@ def relink_file(kc: Kconfig, name: str, text: str) -> RelinkResult:
         plan = _Plan(kc, log, name, old, new)
         plan.check()
         log.last_parse = (name, text, new)
-        return plan.apply(source)
+        result = plan.apply(source)
+    if cycles:
+        check_cycles(kc)
+    return result
+
+
+def check_cycles(kc: Kconfig) -> None:
+    """The recursive dependencies of the whole tree, again, with their
+    diagnostics after the others (as a load orders them)."""
+    kc.cycles = find_cycles(kc)
+    kc.diagnostics = [d for d in kc.diagnostics if d.code != "recursive-dep"] + [
+        link for report in kc.cycles for link in report.links]
 
 
 def _parse_alone(kc: Kconfig, log: RelinkLog, name: str, text: str) -> _ParsedAlone:
@@ -144,6 +163,9 @@ class _Plan:
         self.region: MenuNode | None = None
         self.subtree: list[MenuNode] = []
         self.inside: set[MenuNode] = set()
+        self.reused: list[MenuNode] = []
+        #: Symbols whose accumulated expressions were folded again.
+        self.refolded: set[Symbol] = set()
 
     # -- what may be patched ------------------------------------------------------------
     def check(self) -> None:
@@ -187,18 +209,18 @@ class _Plan:
             region = raw[region][4]
         if region not in self.log.regions or (region.kind == "if" and region not in self.log.flat_last):
             raise NotRelinkable("the block around the edit was not recorded")
-        subtree = _raw_subtree(raw, region)
-        inside = set(subtree)
-        for node in subtree:
-            if node.kind == "choice":
-                for member in _raw_subtree(raw, node):
-                    if member.sym is not None and any(n not in inside for n in member.sym.nodes):
-                        raise NotRelinkable("a choice member is defined outside the block")
-                if any(n not in inside for n in node.sym.nodes):
-                    raise NotRelinkable("a choice is defined outside the block")
+        restored, reused = _split_block(self.log, region, changed)
+        inside = set(restored)
+        for node in restored:
+            sym = node.sym
+            if sym is not None and (sym.is_choice or _inside_choice(raw, node)):
+                # (Restored as parsed: every entry of it must be finalised again.)
+                if any(n not in inside for n in sym.nodes):
+                    raise NotRelinkable("a choice or its member is defined outside the block")
         self.region = region
-        self.subtree = subtree
+        self.subtree = restored
         self.inside = inside
+        self.reused = reused
 
     # -- the patch ------------------------------------------------------------------------
     def apply(self, source: SourceFile) -> RelinkResult:
@@ -231,15 +253,16 @@ class _Plan:
                             prop.line = real.line
         self._replace_file_records(source, translate)
         self._remap_lines(line_map)
+        remade = rechecked | {n.sym for n in self.subtree if n.sym is not None}
         refinalised = self._refinalise(rechecked) if self.region is not None else 0
         self._recheck(rechecked)
-        for sym in rechecked | {n.sym for n in self.subtree if n.sym is not None}:
+        for sym in remade:
             sym.index_properties()
         kc._dedup_memo.clear()
         kc._hash_order = None
         kc.derived.clear()
         self._rebuild_diagnostics()
-        return RelinkResult(self.region, len(changed), refinalised)
+        return RelinkResult(self.region, len(changed), refinalised, remade | self.refolded)
 
     def _replace_props(self, real: MenuNode, real_props: list[Property], new_props: list[Property],
                        after: MenuNode, translate: _Translator) -> None:
@@ -297,16 +320,23 @@ class _Plan:
                 events[i] = (kind, sym, _moved(data, line_map))
 
     def _refinalise(self, rechecked: set[Symbol]) -> int:
+        """Finalise the block again: its entries as parsed, except the
+        blocks inside it that no change reached (their finalised entries
+        and events are taken over as they are)."""
         kc, log, region = self.kc, self.log, self.region
         raw = log.raw_nodes
-        low, high = log.regions[region]
-        after = None
-        if region.kind == "if":
-            after = log.flat_last[region].next
-        inside = self.inside
-        for node in self.subtree:
+        after = log.flat_last[region].next if region.kind == "if" else None
+        reused = self.reused
+        for block in reused:
+            # Its entries stay finalised; an if block's were flattened after it.
+            if block.kind == "if":
+                last = log.flat_last[block]
+                block.list = block.next
+                last.next = None
+        for node in self.subtree + reused:
             dep, visibility, first, nxt, parent, prompt_kind = raw[node]
-            node.list = first
+            if node not in reused:
+                node.list = first
             if node is region:
                 continue
             node.dep, node.visibility, node.next, node.parent = dep, visibility, nxt, parent
@@ -314,35 +344,38 @@ class _Plan:
                 node.prompt.kind = prompt_kind
                 if node.sym is None:
                     node.prompt.cond = log.raw_conds[node.prompt]
+        as_parsed = self.inside.union(reused)
         restored: set[Symbol] = set()
-        for node in self.subtree:
+        for node in self.subtree + reused:
             sym = node.sym
-            if sym is None or node is region or sym in restored:
+            if sym is None or sym in restored:
                 continue
             restored.add(sym)
             typ, props, choice, is_choice_value = log.raw_syms[sym]
-            sym.props = list(props)
             for prop in props:
-                if prop.node in inside:
+                if prop.node in as_parsed:
                     prop.cond = log.raw_conds[prop]
-            if sym.is_choice or _inside_choice(raw, node):
+            if node not in reused and (sym.is_choice or _inside_choice(raw, node)):
+                sym.props = list(props)
                 sym.type, sym.choice, sym.is_choice_value = typ, choice, is_choice_value
                 if sym.is_choice:
                     sym.choice_values = ()
-        first = bisect_right(log.keys, low)
-        last = bisect_left(log.keys, high)
-        for kind, sym, _data in log.events[first:last]:
+        for _key, (kind, sym, _data) in log.block_events(region, reused):
             if kind == CHECK:
                 kc._checked.discard(sym)
-        log.begin_block()
+        log.begin_block(reused)
         try:
             kc._finalize_entry(region)
         finally:
             old_events, new_events = log.end_block(region)
         if region.kind == "if":
             _splice_after(region, after, log)
+        for kind, sym, _data in log.events_taken_over():
+            if kind == CHECK:
+                kc._checked.add(sym)
         touched = {(sym, kind) for kind, sym, _data in old_events + new_events if kind in ACCUMULATED}
         _fold_again(log, touched)
+        self.refolded = {sym for sym, _attr in touched}
         rechecked.difference_update(sym for kind, sym, _data in new_events if kind == CHECK)
         return len(self.subtree)
 
@@ -367,8 +400,7 @@ class _Plan:
         kc.diagnostics = list(self.parse_diagnostics)
         log.parse_diagnostics = len(kc.diagnostics)
         kc.diagnostics.extend(data for kind, _sym, data in log.events if kind == DIAG)
-        kc.cycles = find_cycles(kc)
-        kc._report_cycles(kc.cycles)
+        kc.diagnostics.extend(link for report in kc.cycles for link in report.links)
 
 
 # -- comparing parses ---------------------------------------------------------------------
@@ -484,18 +516,34 @@ def _inside_choice(raw: dict, node: MenuNode) -> bool:
     return False
 
 
-def _raw_subtree(raw: dict, top: MenuNode) -> list[MenuNode]:
-    """``top`` and every node below it as parsed, in parse order."""
-    out = [top]
-    stack = [raw[top][2]]
+def _split_block(log: RelinkLog, region: MenuNode, changed: list[MenuNode]) -> tuple[list, list]:
+    """The entries of ``region`` to finalise again (it, the changed entries
+    and every entry on the way to them, with their other children), and
+    the blocks below them no change reached, to take over finalised."""
+    raw = log.raw_nodes
+    dirty = set()
+    for node in changed:
+        while node is not None and node not in dirty:
+            dirty.add(node)
+            if node is region:
+                break
+            node = raw[node][4]
+    edited = set(changed)
+    restored, reused = [], []
+    # (Below a changed entry every dependency changes: nothing is reused.)
+    stack = [(region, region in edited)]
     while stack:
-        node = stack.pop()
-        if node is None:
-            continue
-        out.append(node)
-        stack.append(raw[node][3])
-        stack.append(raw[node][2])
-    return out
+        node, below_change = stack.pop()
+        restored.append(node)
+        child = raw[node][2]
+        while child is not None:
+            if (not below_change and raw[child][2] is not None and child not in dirty and child in log.regions
+                    and (child.kind != "if" or child in log.flat_last)):
+                reused.append(child)
+            else:
+                stack.append((child, below_change or child in edited))
+            child = raw[child][3]
+    return restored, reused
 
 
 def _splice_after(block: MenuNode, after: MenuNode | None, log: RelinkLog) -> None:

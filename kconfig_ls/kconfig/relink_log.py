@@ -68,6 +68,10 @@ class RelinkLog:
         self._out_keys: list[float] = self.keys
         self._out_events: list = self.events
         self._next_key = 1.0
+        #: Blocks whose old finalisation a re-finalised block takes over.
+        self.reused: set[MenuNode] = set()
+        self._taken: list[tuple[int, int, int, int]] = []
+        self._taken_events: list = []
 
     # -- recording ----------------------------------------------------------------
     def capture(self, kc: Kconfig) -> None:
@@ -120,22 +124,52 @@ class RelinkLog:
                 self.regions[data] = (entered.pop(data), key)
 
     # -- replaying a block --------------------------------------------------------
-    def begin_block(self) -> None:
-        """Record the events of a block finalised again aside."""
+    def begin_block(self, reused: list[MenuNode]) -> None:
+        """Record the events of a block finalised again aside; the blocks
+        ``reused`` inside it give their old events (:meth:`take_over`)."""
         self._out_keys, self._out_events = [], []
         self._next_key = 0.0
+        self.reused = set(reused)
+        #: (start, end) in the old log and in the new events of each taken-over run.
+        self._taken: list[tuple[int, int, int, int]] = []
         self.recording = True
 
+    def take_over(self, node: MenuNode) -> None:
+        """A reused block: its old events, markers included, as they were."""
+        low, high = self.regions[node]
+        start, end = bisect_left(self.keys, low), bisect_right(self.keys, high)
+        at = len(self._out_events)
+        self._out_events.extend(self.events[start:end])
+        self._out_keys.extend(self.keys[start:end])
+        self._taken.append((start, end, at, len(self._out_events)))
+
+    def block_events(self, node: MenuNode, reused: list[MenuNode]) -> list:
+        """(key, event) inside the block ``node`` but outside ``reused``."""
+        low, high = self.regions[node]
+        skip = sorted(self.regions[b] for b in reused)
+        out = []
+        start, end = bisect_right(self.keys, low), bisect_left(self.keys, high)
+        i = 0
+        for key, event in zip(self.keys[start:end], self.events[start:end], strict=True):
+            while i < len(skip) and key > skip[i][1]:
+                i += 1
+            if i < len(skip) and skip[i][0] <= key <= skip[i][1]:
+                continue
+            out.append((key, event))
+        return out
+
     def end_block(self, node: MenuNode) -> tuple[list, list]:
-        """Put the block's new events in place of its old ones; returns
-        (old events, new events) of the block."""
+        """Put the block's new events in place of its old ones; returns the
+        old and the new events that were not taken over."""
         self.recording = False
+        self.reused = set()
         new_events = self._out_events
         self._out_keys, self._out_events = self.keys, self.events
         low, high = self.regions[node]
         first = bisect_right(self.keys, low)
         last = bisect_left(self.keys, high)
         old_events = self.events[first:last]
+        old_own, new_own, self._taken_events = _outside_taken(old_events, first, new_events, self._taken)
         step = (high - low) / (len(new_events) + 1)
         keys = [low + step * (i + 1) for i in range(len(new_events))]
         self.keys[first:last] = keys
@@ -144,7 +178,11 @@ class RelinkLog:
             self._renumber()
         else:
             self._index_new_regions(keys, new_events)
-        return old_events, new_events
+        return old_own, new_own
+
+    def events_taken_over(self) -> list:
+        """The events the last block took over from reused blocks."""
+        return self._taken_events
 
     def _index_new_regions(self, keys: list[float], events: list) -> None:
         entered: dict[MenuNode, float] = {}
@@ -178,3 +216,19 @@ class RelinkLog:
             if event[0] == kind and event[1] is sym:
                 return key
         return None
+
+
+def _outside_taken(old_events: list, offset: int, new_events: list, taken: list) -> tuple[list, list, list]:
+    """Split a block's old and new events: those not taken over (old, new)
+    and those taken over."""
+    old_mask = [True] * len(old_events)
+    new_mask = [True] * len(new_events)
+    for start, end, at, stop in taken:
+        for i in range(start - offset, end - offset):
+            old_mask[i] = False
+        for i in range(at, stop):
+            new_mask[i] = False
+    old_own = [e for e, keep in zip(old_events, old_mask, strict=True) if keep]
+    new_own = [e for e, keep in zip(new_events, new_mask, strict=True) if keep]
+    taken_events = [e for e, keep in zip(new_events, new_mask, strict=True) if not keep]
+    return old_own, new_own, taken_events

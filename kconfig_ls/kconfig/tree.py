@@ -430,6 +430,9 @@ class Kconfig:
         if log is None or not log.recording or parent.list is None:
             self._finalize_entry(parent, inside_choice)
             return
+        if parent in log.reused:
+            log.take_over(parent)  # (finalised already: relink.py)
+            return
         # (A block's events between markers: relink_log.py.)
         log.enter(parent)
         self._finalize_entry(parent, inside_choice)

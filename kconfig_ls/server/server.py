@@ -33,7 +33,11 @@ from .positions import Columns
 
 #: Quiet time after an edit before the edited buffer is checked on its own.
 QUICK_CHECK_SECONDS = 0.03
-#: Quiet time after an edit before the whole tree is re-linked.
+#: Quiet time after an edit of a Kconfig buffer before its entries are
+#: patched into the tree (project.relink: tens of milliseconds).
+RELINK_SECONDS = 0.05
+#: Quiet time after an edit before the whole tree is re-linked, when the
+#: edit cannot be patched in.
 DEBOUNCE_SECONDS = 0.25
 #: Quiet time after a re-link before the trees it replaced are freed.
 COLLECT_SECONDS = 1.0
@@ -77,6 +81,9 @@ class KconfigServer(LanguageServer):
         self.collect_task: asyncio.Task | None = None
         #: The trees re-links replaced, until the collector frees them.
         self.replaced: list[weakref.ref] = []
+        #: How the tree took the last change: "load" (made anew) or
+        #: "relink" (the edit patched in, project.relink).
+        self.last_link = "load"
 
     def document(self, uri: str) -> DocumentRef:
         """What the document at ``uri`` is to the engine (its language id
@@ -145,6 +152,8 @@ class KconfigServer(LanguageServer):
             config_only = background and not self.tree_dirty
             self.tree_dirty = False
             result = await loop.run_in_executor(None, project.load, report, self.cancel_load, config_only)
+            if not config_only and not result.cancelled:
+                self.last_link = "load"
             if token is not None:
                 files = len(result.kc.files) if result.kc else 0
                 self.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=f"{files} files parsed"))
@@ -190,6 +199,7 @@ class KconfigServer(LanguageServer):
             "configExists": project.config_text is not None,
             "trusted": project.trusted,
             "files": len(kc.files) if kc is not None else 0,
+            "lastLink": self.last_link,
             "kconfigVersion": project.generation.name,
             "kconfigRules": project.generation.description,
             "kconfigVersionError": project.generation_error,
@@ -278,8 +288,32 @@ class KconfigServer(LanguageServer):
         gc.collect()  # (the freed trees' refs are dropped at the next schedule)
 
     async def _reload_later(self) -> None:
-        await asyncio.sleep(DEBOUNCE_SECONDS)
+        await asyncio.sleep(RELINK_SECONDS)
+        if self.tree_dirty and await self.relink():
+            return
+        await asyncio.sleep(DEBOUNCE_SECONDS - RELINK_SECONDS)
         await self.load(background=True)
+
+    async def relink(self) -> bool:
+        """Patch the edited Kconfig buffer into the loaded tree; False when
+        a load is needed.  The patch runs on the event loop (no request
+        sees a half-patched tree); values and cycles follow in a thread,
+        like a config re-read."""
+        project = self.project
+        if project is None or self.load_lock.locked():
+            return False
+        async with self.load_lock:
+            if not project.relink():
+                return False
+            self.tree_dirty = False
+            self.last_link = "relink"
+            self.locator = Locator(project.kc)
+            self.columns.forget()
+            # (A newer edit cancels this task, not the values being read.)
+            await asyncio.shield(asyncio.get_running_loop().run_in_executor(None, project.settle_relink))
+        self.publish_all()
+        self.protocol.notify("kconfig/status", self.status())
+        return True
 
     def schedule_check(self, uri: str) -> None:
         """Publish the problems of an edited buffer after a short quiet time,

@@ -221,3 +221,46 @@ async def test_a_6_1_tree_says_which_rules_its_values_follow(client: LanguageCli
     assert "_Values follow kconfig 6.1 rules (Linux 4.18-6.10 kconfig (as in Linux 6.1))_" in hover.contents.value
     status = await client.workspace_execute_command_async(lsp.ExecuteCommandParams(command="kconfig.status"))
     assert status["kconfigVersion"] == "6.1"
+
+
+async def hover_value(client: LanguageClient, uri: str, line: int) -> str:
+    hover = await client.text_document_hover_async(
+        lsp.HoverParams(lsp.TextDocumentIdentifier(uri), lsp.Position(line, 8)))
+    return re.search(r"value \*\*(.*?)\*\*", hover.contents.value).group(1)
+
+
+async def test_an_edit_is_patched_into_the_tree_and_values_follow(client: LanguageClient, c_defconfig: Path):
+    """Editing a dependency re-links the tree in place (no new load): the
+    hovers show the values a fresh load of the edited text gives."""
+    from kconfig_ls.kconfig import configfile
+    from kconfig_ls.kconfig.kernel import kernel_env
+    from kconfig_ls.kconfig.tree import Kconfig
+
+    await start(client, c_defconfig)
+    uri = open_doc(client, INTEL)
+    await diagnostics_for(client, uri)
+    text = (TREE / INTEL).read_text()
+    lines = text.split("\n")
+    e1000e = lines.index("config E1000E")
+    assert await hover_value(client, uri, e1000e) == "y"
+    old = "\tdepends on PCI && (!SPARC32 || BROKEN)"
+    at = lines.index(old, e1000e)
+    new = "\tdepends on PCI && (!SPARC32 || BROKEN) && BROKEN"
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        [lsp.TextDocumentContentChangePartial(range=lsp.Range(lsp.Position(at, 0), lsp.Position(at, len(old))),
+                                              text=new)]))
+    for _ in range(300):
+        if await hover_value(client, uri, e1000e) == "n":
+            break
+        await asyncio.sleep(0.05)
+    status = await client.workspace_execute_command_async(lsp.ExecuteCommandParams(command="kconfig.status"))
+    assert status["lastLink"] == "relink"
+
+    fresh = Kconfig("Kconfig", srctree=str(TREE), env=kernel_env(str(TREE), "x86_64").env,
+                    overlays={INTEL: text.replace(old, new)}, warn_stream=None, info=lambda _text: None)
+    configfile.read_config(fresh, str(c_defconfig))
+    for i, line in enumerate(lines):
+        m = re.match(r"^config ([A-Z0-9_]+)$", line)
+        if m:
+            assert await hover_value(client, uri, i) == fresh.symbols[m.group(1)].str_value_now, m.group(1)

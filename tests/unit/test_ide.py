@@ -177,3 +177,25 @@ def test_a_reloaded_tree_lets_the_old_one_go(tmp_path):
     assert project.load().kc.find("LATER") is not None
     gc.collect()
     assert old() is None
+
+
+def test_the_remembered_base_warnings_are_those_a_scenario_finds(tmp_path):
+    """After a load the tree's unmet-dependency warnings stand for the
+    base config's (a what-if search starts from them without computing
+    the base again): they must be what a scenario computes itself."""
+    from kconfig_ls.kconfig.scenario import Scenario
+
+    for config in (None, "CONFIG_USER=y\n# CONFIG_NET is not set\n", "CONFIG_NET=y\nCONFIG_USER=y\n"):
+        files = {"Kconfig": UNMET_TREE}
+        if config is not None:
+            files[".config"] = config
+        elif (tmp_path / ".config").exists():
+            (tmp_path / ".config").unlink()
+        project = load(tmp_path, files)
+        remembered = project.kc.derived["base_unmet"][config or ""]
+        project.kc.derived.clear()
+        with Scenario(project.kc, project.config_text) as scenario:
+            assert scenario.base_unmet() == remembered
+    assert remembered == set()
+    project = load(tmp_path, {"Kconfig": UNMET_TREE, ".config": "CONFIG_USER=y\n# CONFIG_NET is not set\n"})
+    assert project.kc.derived["base_unmet"][project.config_text] == {"HELPER"}

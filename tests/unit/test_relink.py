@@ -89,3 +89,17 @@ def test_the_same_text_is_no_change(tmp_path):
     kc = _load(tmp_path, texts, "6.1")
     result = relink_file(kc, "Kconfig", texts["Kconfig"])
     assert result.region is None and result.changed == 0
+
+
+def test_macro_fingerprints_are_the_same_in_every_process():
+    """A tree snapshot keeps each file's macro fingerprints for the next
+    session's re-links: they must not depend on Python's salted hash."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("from kconfig_ls.kconfig.preprocess import Preprocessor\n"
+            "pp = Preprocessor(env={})\npp.assign('CC', 'gcc -O2', ':=')\nprint(pp.fingerprint())")
+    prints = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                             env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3")}
+    assert len(prints) == 1
