@@ -82,9 +82,21 @@ def values_digest(kc: Kconfig, config_text: str | None = None, config_name: str 
     }
 
 
-def tree_digest(kc: Kconfig, config_text: str | None = None) -> dict:
-    """Everything the comparison covers, by part (a failing part is named)."""
-    return {
+def current_values(kc: Kconfig) -> dict:
+    """The values as they stand (computing those not computed yet), the
+    user values kept, the unmet warnings and the config's changed flag."""
+    values = {
+        shape(sym): (sym.str_value_now, sym.visibility, sym.assignable, sym.has_user, sym.user_value)
+        for sym in kc.all_symbols
+        if sym.nodes and not sym.is_const
+    }
+    return {"values": values, "unmet": sorted(s.name for s in kc.unmet), "changed": kc.conf_changed}
+
+
+def tree_digest(kc: Kconfig, config_text: str | None = None, values: bool = True) -> dict:
+    """Everything the comparison covers, by part (a failing part is named);
+    ``values`` (read afresh from ``config_text``) unless ``values=False``."""
+    digest = {
         "menu": menu_digest(kc),
         "symbols": symbol_digest(kc),
         "diagnostics": diagnostic_digest(kc),
@@ -93,5 +105,7 @@ def tree_digest(kc: Kconfig, config_text: str | None = None) -> dict:
         "logical_uses": sorted((f, s, e, shape(sym)) for f, s, e, sym in kc.logical_uses),
         "expansions": sorted(kc.expansions),
         "source_refs": sorted(kc.source_refs),
-        "values": values_digest(kc, config_text),
     }
+    if values:
+        digest["values"] = values_digest(kc, config_text)
+    return digest

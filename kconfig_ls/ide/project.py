@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import threading
+import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -21,7 +22,8 @@ from ..kconfig.errors import KconfigError
 from ..kconfig.filecheck import FileCheck
 from ..kconfig.howto import HowTo, how_to, meet_dependencies
 from ..kconfig.kernel import host_arch, kernel_env
-from ..kconfig.relink import NotRelinkable, check_cycles, relink_file
+from ..kconfig.relink import NotRelinkable, RelinkResult, check_cycles, relink_file
+from ..kconfig.revalue import ConfigValues
 from ..kconfig.scenario import remember_base_unmet
 from ..kconfig.shell_cache import ShellCache
 from ..kconfig.tree import Kconfig, gc_paused
@@ -156,6 +158,13 @@ class Project:
         #: The buffers the loaded tree was made with (see :meth:`relink`).
         self._linked_overlays: dict[str, str] = {}
         self.kc: Kconfig | None = None
+        #: The config as read into the tree (see :meth:`settle_relink`).
+        self.values: ConfigValues | None = None
+        #: What the last re-link made again.
+        self._relinked: RelinkResult | None = None
+        #: The traceback of a re-link that failed unexpectedly (the tree is
+        #: then loaded afresh), until the server logged it.
+        self.relink_error: str | None = None
         self.load_error: KconfigError | None = None
         self.config_result: configfile.ConfigReadResult | None = None
         #: The config text the values were read from (None: no config file).
@@ -288,8 +297,11 @@ class Project:
                 return False
             name, text = changed[0]
             try:
-                relink_file(kc, name, text, cycles=False)
+                self._relinked = relink_file(kc, name, text, cycles=False)
             except NotRelinkable:
+                return False
+            except Exception:  # noqa: BLE001 - a bug: the tree is loaded afresh
+                self.relink_error = traceback.format_exc()
                 return False
             self._linked_overlays = dict(self.overlays)
             self._fixes = {}
@@ -302,11 +314,23 @@ class Project:
         the cycle check over the tree."""
         kc = self.kc
         with self.lock, gc_paused():
-            kc.reset_values()
-            self.config_text, self.config_result = self._load_config(kc, self.overlays)
+            values = self.values
+            if (values is not None and values.kc is kc and self._config_text(self.overlays) == values.text
+                    and values.update(self._relinked.symbols)):
+                remember_base_unmet(kc, values.text)
+            else:
+                self.config_text, self.config_result = self._load_config(kc, self.overlays)
         with self.cycle_lock:
             check_cycles(kc)
         return LoadResult(kc, None, self.config_result.warnings if self.config_result else [])
+
+    def prepare_relink(self) -> None:
+        """What the first re-link after a load needs, made ahead (in a
+        thread, while the user reads): which symbols depend on which."""
+        with self.cycle_lock:
+            values = self.values
+            if values is not None and values.kc is self.kc:
+                values.prepare()
 
     def _changed_buffers(self) -> list[tuple[str, str]] | None:
         """(file name, text) of each Kconfig file of the tree whose text is
@@ -340,11 +364,8 @@ class Project:
         for key in [key for key in self.lex_cache if key not in used]:
             del self.lex_cache[key]
 
-    def _load_config(
-        self, kc: Kconfig, overlays: dict[str, str]
-    ) -> tuple[str | None, configfile.ConfigReadResult | None]:
-        """Read the config (an open buffer over the file) into ``kc``:
-        its text and the reading's result (both None without a config)."""
+    def _config_text(self, overlays: dict[str, str]) -> str | None:
+        """The config's text: its buffer, else its file (None: none)."""
         path = self.config_path
         text = overlays.get(self.relative(path))
         if text is None and os.path.isfile(path):
@@ -353,17 +374,20 @@ class Project:
                     text = f.read()
             except OSError:
                 text = None
-        if text is None:
-            # No config: every symbol at its default, as olddefconfig on an
-            # empty file.
-            configfile.settle_after_read(kc, None)
-            remember_base_unmet(kc, None)
-            return None, None
-        kc.conf_changed = False
-        result = configfile.read_config_simple(kc, path, self.relative(path), text=text)
-        configfile.settle_after_read(kc, result)
+        return text
+
+    def _load_config(
+        self, kc: Kconfig, overlays: dict[str, str]
+    ) -> tuple[str | None, configfile.ConfigReadResult | None]:
+        """Read the config (an open buffer over the file) into ``kc``:
+        its text and the reading's result (both None without a config)."""
+        path = self.config_path
+        text = self._config_text(overlays)
+        # (No config: every symbol at its default, as olddefconfig on an
+        # empty file.)
+        self.values = ConfigValues(kc, path, self.relative(path), text)
         remember_base_unmet(kc, text)
-        return text, result
+        return text, self.values.result
 
     # -- explanations ---------------------------------------------------------------
     def how_to(self, name: str, target: str, base_text: str | None = None, time_limit: float = 5.0) -> HowTo:

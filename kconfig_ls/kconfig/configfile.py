@@ -211,33 +211,41 @@ def read_config(
     return result
 
 
-def settle_after_read(kc: Kconfig, result: ConfigReadResult | None) -> None:
+def settle_after_read(kc: Kconfig, result: ConfigReadResult | None, settled: set | None = None) -> int:
     """``conf_read`` after the lines are read: compare what sticks; before
     member choices, also drop user values of invisible symbols (unless
-    something changed) and out-of-range numbers."""
+    something changed) and out-of-range numbers.  ``settled``, when given,
+    receives the symbols whose value did not stick (revalue.py).  Returns
+    the count of changes (values that did not stick, numbers dropped)."""
     kc.modules_sym.calc_value()
     unsaved = 0
     order = kc.hash_order()
     for sym in order:
         sym.calc_value()
-        if sym.is_choice or sym.no_write:
-            continue
-        if sym.has_user and sym.write:
-            if sym.type in (BOOL, TRISTATE):
-                if sym.user_tri == sym.curr_tri:
-                    continue
-            elif sym.curr_val == sym.user_val:
-                continue
-        elif not sym.has_user and not sym.write:
-            continue
-        unsaved += 1
+        if value_differs_from_user(sym):
+            unsaved += 1
+            if settled is not None:
+                settled.add(sym)
     if not kc.gen.member_choices:
-        unsaved = _drop_stale_user_values(order, unsaved)
+        unsaved = drop_stale_user_values(order, unsaved)
     if (result is not None and result.warnings) or unsaved:
         kc.conf_changed = True
+    return unsaved
 
 
-def _drop_stale_user_values(order: list[Symbol], unsaved: int) -> int:
+def value_differs_from_user(sym: Symbol) -> bool:
+    """Whether a computed value is not what the config file said (or the
+    file did not say one for a symbol that is written): the file changes."""
+    if sym.is_choice or sym.no_write:
+        return False
+    if sym.has_user and sym.write:
+        if sym.type in (BOOL, TRISTATE):
+            return sym.user_tri != sym.curr_tri
+        return sym.curr_val != sym.user_val
+    return sym.has_user or sym.write
+
+
+def drop_stale_user_values(order: list[Symbol], unsaved: int) -> int:
     """Before member choices: user values of invisible symbols are dropped
     unless something else changed, out-of-range numbers always; returns
     the updated count of changes."""

@@ -34,9 +34,9 @@ from typing import Any
 
 from .cycles import find_cycles
 from .errors import Diagnostic, Severity
-from .expr import or_expr
+from .expr import and_expr, or_expr
 from .filecheck import FileCheck, _SingleFileBuilder
-from .menu import P_CHOICE, MenuNode, Property
+from .menu import P_CHOICE, P_IMPLY, P_PROMPT, P_SELECT, MenuNode, Property
 from .parser import SourceFile
 from .relink_log import ACCUMULATED, CHECK, DIAG, RelinkLog
 from .symbols import SYM_M, SYM_N, SYM_Y, Symbol
@@ -181,6 +181,8 @@ class _Plan:
             raise NotRelinkable("entries, blocks or sources changed")
         if [(n.kind, _name(n.sym)) for n in self.real_nodes] != [(n.kind, _name(n.sym)) for n in old.nodes]:
             raise NotRelinkable("the tree's entries differ from the file's")
+        if any(sym.is_choice and not sym.nodes for sym in new.all_symbols):
+            raise NotRelinkable("a choice the file does not define")
         if _symbol_flags(old) != _symbol_flags(new):
             raise NotRelinkable("a type or option changed")
         if _parse_problems(old.diagnostics, self.name) != _parse_problems(
@@ -225,6 +227,9 @@ class _Plan:
     # -- the patch ------------------------------------------------------------------------
     def apply(self, source: SourceFile) -> RelinkResult:
         kc, log = self.kc, self.log
+        symbols_before = len(kc.all_symbols)
+        candidates = self._candidates()
+        inputs_before = {sym: _value_inputs(sym) for sym in candidates}
         translate = _Translator(kc, self.new, self.real_nodes)
         changed = set(self.changed)
         line_map: dict[int, int] = {}
@@ -240,7 +245,11 @@ class _Plan:
             for old_prop, new_prop in zip(_node_props(before, None), new_props, strict=False):
                 line_map[old_prop.line] = new_prop.line
             if index in changed:
-                self._replace_props(real, real_props, [translate.prop(p, real) for p in new_props], after, translate)
+                props = [translate.prop(p, real) for p in new_props]
+                for prop in props:
+                    if prop.kind == P_PROMPT:
+                        prop.cond = self._with_outer_visibility(real, prop.cond)
+                self._replace_props(real, real_props, props, after, translate)
                 if real.sym is not None:
                     rechecked.add(real.sym)
             else:
@@ -259,10 +268,47 @@ class _Plan:
         for sym in remade:
             sym.index_properties()
         kc._dedup_memo.clear()
-        kc._hash_order = None
+        if len(kc.all_symbols) != symbols_before:
+            kc._hash_order = None
         kc.derived.clear()
         self._rebuild_diagnostics()
-        return RelinkResult(self.region, len(changed), refinalised, remade | self.refolded)
+        new_symbols = set(kc.all_symbols[symbols_before:])
+        if not (remade | self.refolded) <= candidates | new_symbols:
+            raise AssertionError(f"made again but not a candidate: {(remade | self.refolded) - candidates}")
+        differ = {sym for sym in candidates if _value_inputs(sym) != inputs_before[sym]}
+        return RelinkResult(self.region, len(changed), refinalised, differ | new_symbols)
+
+    def _candidates(self) -> set[Symbol]:
+        """Every symbol the patch may give other expressions: those of the
+        block finalised again and of the changed entries, and the targets
+        of their selects and implies before and after the edit."""
+        kc = self.kc
+        found = {n.sym for n in self.subtree if n.sym is not None}
+        found.update(self.real_nodes[i].sym for i in self.changed if self.real_nodes[i].sym is not None)
+        if self.region is not None:
+            found.update(sym for _key, (kind, sym, _data) in self.log.block_events(self.region, self.reused)
+                         if kind in ACCUMULATED)
+        for i in self.changed:
+            for prop in _node_props(self.new.nodes[i], None):
+                if prop.kind in (P_SELECT, P_IMPLY):
+                    target = kc.find(prop.expr.name)
+                    if target is not None:
+                        found.add(target)
+        return found
+
+    def _with_outer_visibility(self, real: MenuNode, cond: Any) -> Any:
+        """A prompt's condition with the ``visible if`` of the menus around
+        the file (the parser adds every enclosing menu's; parsed alone, the
+        file knew only its own)."""
+        raw = self.log.raw_nodes
+        above = raw[real][4]
+        while above is not None and above.file == self.name and above.kind != "root":
+            above = raw[above][4]
+        while above is not None:
+            if above.visibility is not None:
+                cond = and_expr(cond, above.visibility)
+            above = raw[above][4]
+        return cond
 
     def _replace_props(self, real: MenuNode, real_props: list[Property], new_props: list[Property],
                        after: MenuNode, translate: _Translator) -> None:
@@ -401,6 +447,13 @@ class _Plan:
         log.parse_diagnostics = len(kc.diagnostics)
         kc.diagnostics.extend(data for kind, _sym, data in log.events if kind == DIAG)
         kc.diagnostics.extend(link for report in kc.cycles for link in report.links)
+
+
+def _value_inputs(sym: Symbol) -> tuple:
+    """Everything of a symbol its value is computed from (the expressions
+    themselves: compared by structure, not by name)."""
+    return (sym.dir_dep, sym.rev_dep, sym.implied, sym.choice, tuple(sym.choice_values),
+            tuple((p.kind, p.cond, p.expr) for p in sym.props))
 
 
 # -- comparing parses ---------------------------------------------------------------------
@@ -585,7 +638,7 @@ class _Translator:
         if sym.is_choice:
             real = self.choices.get(sym) or self.kc.named_choices.get(sym.name)
             if real is None:
-                raise NotRelinkable("a choice the file does not define")
+                raise AssertionError(f"choice {sym.name} is not the tree's")
             return real
         if sym.is_const:
             return self.kc.lookup_const(sym.name)

@@ -180,6 +180,9 @@ class KconfigServer(LanguageServer):
                             f"using the tree's own ({project.generation.name})"))
         self.publish_all()
         self.protocol.notify("kconfig/status", self.status())
+        if self.project is not None and self.project.kc is not None:
+            # (Not awaited: the first re-link waits for it if it must.)
+            asyncio.get_running_loop().run_in_executor(None, self.project.prepare_relink)
 
     def status(self) -> dict:
         """What the server has open: root, arch, config file, trust, counts
@@ -304,6 +307,12 @@ class KconfigServer(LanguageServer):
             return False
         async with self.load_lock:
             if not project.relink():
+                if project.relink_error is not None:
+                    self.window_log_message(lsp.LogMessageParams(
+                        type=lsp.MessageType.Error,
+                        message=f"kconfig-ls: re-linking failed, loading the tree afresh:\n{project.relink_error}"))
+                    project.relink_error = None
+                    self.tree_dirty = True
                 return False
             self.tree_dirty = False
             self.last_link = "relink"

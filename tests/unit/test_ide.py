@@ -199,3 +199,38 @@ def test_the_remembered_base_warnings_are_those_a_scenario_finds(tmp_path):
     assert remembered == set()
     project = load(tmp_path, {"Kconfig": UNMET_TREE, ".config": "CONFIG_USER=y\n# CONFIG_NET is not set\n"})
     assert project.kc.derived["base_unmet"][project.config_text] == {"HELPER"}
+
+
+def test_an_edit_is_patched_in_and_values_follow(tmp_path):
+    write_tree(tmp_path, {"Kconfig": UNMET_TREE, ".config": "CONFIG_NET=y\nCONFIG_USER=y\n"})
+    project = Project(str(tmp_path), Settings(kconfig_version="6.1"))
+    project.load()
+    kc = project.kc
+    assert kc.symbols["HELPER"].str_value_now == "y"
+    project.set_overlay(str(tmp_path / "Kconfig"), UNMET_TREE.replace("depends on NET", "depends on NET && USER"))
+    assert project.relink() and project.kc is kc
+    project.settle_relink()
+    assert kc.symbols["HELPER"].str_value_now == "y"
+    project.set_overlay(str(tmp_path / "Kconfig"), UNMET_TREE.replace("depends on NET", "depends on !NET"))
+    assert project.relink()
+    project.settle_relink()
+    assert kc.symbols["HELPER"].str_value_now == "y"  # (selected, its dependency unmet)
+    assert [s.name for s in kc.unmet] == ["HELPER"]
+    project.set_overlay(str(tmp_path / "Kconfig"), UNMET_TREE + "config NEW\n\tbool\n")
+    assert not project.relink()  # (a new entry: the tree is loaded afresh)
+
+
+def test_a_relink_that_fails_unexpectedly_asks_for_a_load(tmp_path, monkeypatch):
+    import kconfig_ls.ide.project as project_module
+
+    write_tree(tmp_path, {"Kconfig": UNMET_TREE})
+    project = Project(str(tmp_path), Settings(kconfig_version="6.1"))
+    project.load()
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(project_module, "relink_file", broken)
+    project.set_overlay(str(tmp_path / "Kconfig"), UNMET_TREE.replace("bool \"net\"", "bool \"network\""))
+    assert not project.relink()
+    assert "RuntimeError: a bug" in project.relink_error

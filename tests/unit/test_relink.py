@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import pytest
 from relink_trees import RandomTree
-from tree_digest import tree_digest
+from tree_digest import current_values, tree_digest
 
 from kconfig_ls.kconfig import generation as generations
-from kconfig_ls.kconfig.relink import NotRelinkable, relink_file
+from kconfig_ls.kconfig.relink import NotRelinkable, check_cycles, relink_file
+from kconfig_ls.kconfig.revalue import ConfigValues
 from kconfig_ls.kconfig.tree import Kconfig
 
 EDITS_PER_TREE = 12
@@ -40,28 +41,49 @@ def _differences(a: dict, b: dict) -> list[str]:
 
 @pytest.mark.parametrize(("generation", "seeds"), [("6.1", range(0, 60)), ("4.x", range(100, 125))])
 def test_relinked_trees_equal_fresh_loads(tmp_path, generation, seeds):
-    relinked = fallbacks = 0
+    """Each edit patched in (or, when it cannot be, a fresh load), the
+    values updated for the symbols it reached (or read afresh when that
+    is declined); both compared with a fresh load and reading."""
+    relinked = fallbacks = updated = 0
     for seed in seeds:
         tree = RandomTree(seed)
         texts = tree.texts()
-        config = tree.config()
+        config = tree.config() if seed % 3 else None
+
+        def read(kc: Kconfig, config: str | None = config) -> ConfigValues:
+            values = ConfigValues(kc, ".config", ".config", config)
+            values.most_reached = 1.0  # (small trees: let the update do it all)
+            return values
+
         kc = _load(tmp_path, texts, generation)
+        values = read(kc)
         for step in range(EDITS_PER_TREE):
             name, kept = tree.edit()
             texts[name] = tree.text(name)
             try:
-                relink_file(kc, name, texts[name])
+                result = relink_file(kc, name, texts[name], cycles=step % 2 == 0)
             except NotRelinkable:
                 fallbacks += 1
                 kc = _load(tmp_path, texts, generation)
+                values = read(kc)
                 continue
             assert kept, f"seed {seed} step {step}: an edit of the entries of {name} was patched in"
             relinked += 1
+            if step % 2:
+                check_cycles(kc)
+            if values.update(result.symbols):
+                updated += 1
+            else:
+                values = read(kc)
             fresh = _load(tmp_path, texts, generation, relinkable=False)
-            problems = _differences(tree_digest(kc, config), tree_digest(fresh, config))
-            assert not problems, f"seed {seed} step {step} ({name}):\n" + "\n".join(problems)
-    # Most edits keep the entries: the comparison must have happened.
+            ConfigValues(fresh, ".config", ".config", config)
+            where = f"seed {seed} step {step} ({name})"
+            assert current_values(kc) == current_values(fresh), f"{where}: values differ"
+            problems = _differences(tree_digest(kc, values=False), tree_digest(fresh, values=False))
+            assert not problems, f"{where}:\n" + "\n".join(problems)
+    # Most edits keep the entries: the comparisons must have happened.
     assert relinked >= 3 * fallbacks, (relinked, fallbacks)
+    assert updated >= relinked // 2, (updated, relinked)
 
 
 def test_an_edit_that_changes_the_entries_leaves_the_tree_alone(tmp_path):

@@ -1,0 +1,164 @@
+"""Values again after a re-link, for the symbols an edit can reach only.
+
+Reading a config and computing every value of a kernel tree takes more than
+a tenth of a second; after an edit of one Kconfig entry most values cannot
+have changed.  :class:`ConfigValues` reads a config as the C tool's
+``conf_read`` does (``configfile.read_config_simple`` and
+``settle_after_read``) and remembers what that reading decided; after
+:func:`~.relink.relink_file`, :meth:`ConfigValues.update` computes again
+only the symbols whose expressions were made again and those depending on
+them (through dependencies, selects, implies, defaults, ranges, prompts and
+choices), giving each back the user value the file gave it.
+
+``conf_read``'s last step is global: user values of invisible symbols are
+dropped only when no value changed anywhere, and a number out of its range
+counts as a change.  When the edit flips that (or touches a number out of
+range, or the modules symbol) :meth:`update` returns False and the caller
+reads the config afresh.  ``tests/unit/test_relink.py`` compares updated
+values with a fresh reading after many random edits.
+"""
+
+from __future__ import annotations
+
+from . import configfile
+from .menu import P_RANGE
+from .symbols import Symbol
+from .tree import Kconfig
+
+#: Beyond this share of the symbols a fresh reading is as quick.
+_MOST = 0.4
+
+
+class ConfigValues:
+    """A config read into a tree, and what the reading decided."""
+
+    def __init__(self, kc: Kconfig, path: str | None, display_name: str | None, text: str | None):
+        self.kc = kc
+        self.text = text
+        self.result: configfile.ConfigReadResult | None = None
+        kc.reset_values()
+        if text is not None:
+            kc.conf_changed = False
+            self.result = configfile.read_config_simple(kc, path, display_name, text=text)
+        #: The "configuration changed" flag before the reading settled.
+        self._changed_when_read = kc.conf_changed
+        #: Each symbol's user value as the file gave it (by symbol index).
+        self._read = [(s.has_user, s.user_tri, s.user_val, s.user_selection) for s in kc.all_symbols]
+        #: Symbols whose computed value differs from the file's.
+        self.unsaved: set[Symbol] = set()
+        self._out_of_range = False
+        self._settle()
+        self._dependents: dict[Symbol, set[Symbol]] | None = None
+        #: The share of the symbols beyond which :meth:`update` declines.
+        self.most_reached = _MOST
+
+    def _settle(self) -> None:
+        changes = configfile.settle_after_read(self.kc, self.result, self.unsaved)
+        # (More changes than values that did not stick: numbers out of range.)
+        self._out_of_range = changes != len(self.unsaved)
+
+    @property
+    def warnings(self) -> list:
+        return self.result.warnings if self.result is not None else []
+
+    # -- after a re-link -------------------------------------------------------------
+    def update(self, changed: set[Symbol]) -> bool:
+        """The values after a re-link that made ``changed`` again; False
+        when only a fresh reading gives them (the tree's values are then
+        unspecified until the caller reads the config again)."""
+        kc = self.kc
+        if self._out_of_range:
+            return False
+        reached = self._reach(changed)
+        if kc.modules_sym in reached or len(reached) > self.most_reached * len(kc.all_symbols):
+            return False
+        read = self._read
+        for sym in reached:
+            sym.reset_state()
+            state = read[sym.index] if sym.index < len(read) else (sym.is_choice, 0, None, None)
+            sym.has_user, sym.user_tri, sym.user_val, sym.user_selection = state
+        kc.unmet[:] = [s for s in kc.unmet if s not in reached]
+        was_unsaved = bool(self.unsaved)
+        self.unsaved -= reached
+        order = [s for s in kc.hash_order() if s in reached]
+        for sym in order:
+            sym.calc_value()
+            if configfile.value_differs_from_user(sym):
+                self.unsaved.add(sym)
+        if bool(self.unsaved) != was_unsaved:
+            return False
+        if not kc.gen.member_choices:
+            kept = len(self.unsaved)
+            if configfile.drop_stale_user_values(order, kept) != kept:
+                return False  # (a number out of range: the fresh reading decides)
+        kc.conf_changed = self._changed_when_read or bool(self.warnings) or bool(self.unsaved)
+        return True
+
+    def prepare(self) -> None:
+        """Index which symbols depend on which (half a second on a kernel
+        tree), ahead of the first :meth:`update`."""
+        if self._dependents is None:
+            self._dependents = _dependents(self.kc.all_symbols)
+
+    def _reach(self, changed: set[Symbol]) -> set[Symbol]:
+        """``changed`` and every symbol whose value depends on one of them."""
+        dependents = self._dependents
+        if dependents is None:
+            dependents = self._dependents = _dependents(self.kc.all_symbols)
+        else:
+            _add_dependents(dependents, changed)
+        reached = set()
+        stack = list(changed)
+        while stack:
+            sym = stack.pop()
+            if sym in reached:
+                continue
+            reached.add(sym)
+            stack.extend(dependents.get(sym, ()))
+        return reached
+
+
+def _dependents(symbols: list[Symbol]) -> dict[Symbol, set[Symbol]]:
+    """symbol -> the symbols whose value reads it."""
+    out: dict[Symbol, set[Symbol]] = {}
+    _add_dependents(out, symbols)
+    return out
+
+
+def _add_dependents(out: dict[Symbol, set[Symbol]], symbols) -> None:
+    for sym in symbols:
+        exprs = [sym.dir_dep, sym.rev_dep, sym.implied]
+        for prop in sym.props:
+            exprs.append(prop.cond)
+            if prop.kind == P_RANGE:
+                exprs.extend(prop.expr)
+            else:
+                exprs.append(prop.expr)
+        if sym.choice is not None:
+            exprs.append(sym.choice)
+        exprs.extend(sym.choice_values)
+        for used in _symbols_in(exprs):
+            deps = out.get(used)
+            if deps is None:
+                out[used] = {sym}
+            else:
+                deps.add(sym)
+
+
+def _symbols_in(exprs: list) -> set[Symbol]:
+    """The symbols of the expressions (each shared sub-expression walked once)."""
+    found: set[Symbol] = set()
+    seen: set[int] = set()
+    stack = exprs
+    while stack:
+        e = stack.pop()
+        if e is None:
+            continue
+        if e.__class__ is tuple:
+            key = id(e)
+            if key not in seen:
+                seen.add(key)
+                stack.extend(e[1:])
+        elif isinstance(e, Symbol):
+            found.add(e)
+    return found
