@@ -42,8 +42,10 @@ class Entry:
 class RandomTree:
     """Files as entry models, rendered to text on demand."""
 
-    def __init__(self, seed: int, files: int = 4):
+    def __init__(self, seed: int, files: int = 4, member_choices: bool = False):
         self.rng = random.Random(seed)
+        #: 6.11+: choices and their members are bool.
+        self.member_choices = member_choices
         self.types: dict[str, str] = {}
         self.files: dict[str, list[Entry]] = {}
         self.file_names = ["Kconfig"] + [f"sub{i}/Kconfig" for i in range(1, files)]
@@ -151,7 +153,7 @@ class RandomTree:
                 inner = self._entries(depth + 1, rng.randint(1, 3))
                 out.append(Entry("if", depends=[head.name], children=inner))
             elif roll < 0.42:
-                typ = rng.choice(("bool", "tristate"))
+                typ = "bool" if self.member_choices else rng.choice(("bool", "tristate"))
                 members = [self._config(typ=typ) for _ in range(rng.randint(2, 3))]
                 for member in members:
                     member.prompt = member.prompt or f"Prompt {member.name}"
@@ -171,7 +173,7 @@ class RandomTree:
     def text(self, name: str) -> str:
         lines: list[str] = []
         for entry in self.files[name]:
-            _render(entry, lines)
+            _render(entry, lines, self.member_choices)
         return "\n".join(lines) + "\n"
 
     def texts(self) -> dict[str, str]:
@@ -260,7 +262,7 @@ def _suffix(cond: str | None) -> str:
     return f" if {cond}" if cond else ""
 
 
-def _render(entry: Entry, lines: list[str]) -> None:
+def _render(entry: Entry, lines: list[str], member_choices: bool = False) -> None:
     lines.extend([""] * entry.gap)
     kind = entry.kind
     if kind == "source":
@@ -269,7 +271,7 @@ def _render(entry: Entry, lines: list[str]) -> None:
     if kind == "if":
         lines.append(f"if {entry.depends[0] if entry.depends else 'y'}")
         for child in entry.children:
-            _render(child, lines)
+            _render(child, lines, member_choices)
         lines.append("endif")
         return
     if kind == "menu":
@@ -279,7 +281,7 @@ def _render(entry: Entry, lines: list[str]) -> None:
         if entry.visible:
             lines.append(f"\tvisible if {entry.visible}")
         for child in entry.children:
-            _render(child, lines)
+            _render(child, lines, member_choices)
         lines.append("endmenu")
         return
     if kind == "comment":
@@ -290,13 +292,14 @@ def _render(entry: Entry, lines: list[str]) -> None:
     if kind == "choice":
         lines.append("choice")
         lines.append(f'\tprompt "{entry.prompt}"{_suffix(entry.prompt_if)}')
-        lines.append(f"\t{entry.type}")
+        if not member_choices:  # (6.11+: a choice is bool, and says nothing)
+            lines.append(f"\t{entry.type}")
         for dep in entry.depends:
             lines.append(f"\tdepends on {dep}")
         for value, cond in entry.defaults:
             lines.append(f"\tdefault {value}{_suffix(cond)}")
         for child in entry.children:
-            _render(child, lines)
+            _render(child, lines, member_choices)
         lines.append("endchoice")
         return
     lines.append(f"{kind} {entry.name}")

@@ -32,7 +32,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .cycles import find_cycles
 from .errors import Diagnostic, Severity
 from .expr import and_expr, or_expr
 from .filecheck import FileCheck, _SingleFileBuilder
@@ -133,11 +132,11 @@ def relink_file(kc: Kconfig, name: str, text: str, cycles: bool = True) -> Relin
 
 
 def check_cycles(kc: Kconfig) -> None:
-    """The recursive dependencies of the whole tree, again, with their
-    diagnostics after the others (as a load orders them)."""
-    kc.cycles = find_cycles(kc)
-    kc.diagnostics = [d for d in kc.diagnostics if d.code != "recursive-dep"] + [
-        link for report in kc.cycles for link in report.links]
+    """The checks after finalisation (recursive dependencies; 6.11+ entry
+    rules) of the whole re-linked tree again, their diagnostics after the
+    others (as a load orders them)."""
+    kc.diagnostics = kc.diagnostics[: kc.relink.post_diagnostics]
+    kc.check_cycles()
 
 
 def _parse_alone(kc: Kconfig, log: RelinkLog, name: str, text: str) -> _ParsedAlone:
@@ -189,6 +188,9 @@ class _Plan:
                 kc.diagnostics[: self.log.parse_diagnostics], self.name):
             raise NotRelinkable("the file's problems depend on other files")
         for index, (before, after) in enumerate(zip(old.nodes, new.nodes, strict=True)):
+            if kc.gen.member_choices and (before.prompt is None) != (after.prompt is None):
+                # (A symbol's choice is the block around its first prompt.)
+                raise NotRelinkable("a prompt came or went")
             if _shape(before.visibility) != _shape(after.visibility):
                 # (The parser puts a menu's visibility into the prompts
                 # below it, in whatever file they are.)
@@ -416,6 +418,10 @@ class _Plan:
             old_events, new_events = log.end_block(region)
         if region.kind == "if":
             _splice_after(region, after, log)
+        if kc.gen.member_choices:
+            for node in self.subtree:
+                if node.sym is not None and node.sym.is_choice and not node.sym.choice_values:
+                    kc._collect_choice_values(node.sym)
         for kind, sym, _data in log.events_taken_over():
             if kind == CHECK:
                 kc._checked.add(sym)
@@ -443,10 +449,12 @@ class _Plan:
     def _rebuild_diagnostics(self) -> None:
         """Parse problems, finalisation warnings in menu order, cycles."""
         kc, log = self.kc, self.log
-        kc.diagnostics = list(self.parse_diagnostics)
-        log.parse_diagnostics = len(kc.diagnostics)
-        kc.diagnostics.extend(data for kind, _sym, data in log.events if kind == DIAG)
-        kc.diagnostics.extend(link for report in kc.cycles for link in report.links)
+        post = kc.diagnostics[log.post_diagnostics:]
+        diagnostics = list(self.parse_diagnostics)
+        log.parse_diagnostics = len(diagnostics)
+        diagnostics.extend(data for kind, _sym, data in log.events if kind == DIAG)
+        log.post_diagnostics = len(diagnostics)
+        kc.diagnostics = diagnostics + post
 
 
 def _value_inputs(sym: Symbol) -> tuple:

@@ -61,6 +61,9 @@ class RelinkLog:
         #: How many of the tree's diagnostics the parse made (the rest come
         #: from finalisation, then the cycle checks).
         self.parse_diagnostics = 0
+        #: Where the diagnostics of the checks after finalisation (cycles,
+        #: 6.11+ entry rules) begin.
+        self.post_diagnostics = 0
         #: (file name, text, its parse on its own) of the last re-link, the
         #: "before" of the next edit of that file.
         self.last_parse: tuple | None = None

@@ -44,6 +44,9 @@ class ConfigValues:
         self._changed_when_read = kc.conf_changed
         #: Each symbol's user value as the file gave it (by symbol index).
         self._read = [(s.has_user, s.user_tri, s.user_val, s.user_selection) for s in kc.all_symbols]
+        #: Each choice's members in the order the reading left them (6.11+:
+        #: the file's values reorder them).
+        self._members = {choice: list(choice.members) for choice in kc.choices}
         #: Symbols whose computed value differs from the file's.
         self.unsaved: set[Symbol] = set()
         self._out_of_range = False
@@ -77,6 +80,8 @@ class ConfigValues:
             sym.reset_state()
             state = read[sym.index] if sym.index < len(read) else (sym.is_choice, 0, None, None)
             sym.has_user, sym.user_tri, sym.user_val, sym.user_selection = state
+            if sym in self._members:
+                sym.members = list(self._members[sym]) or sym.members
         kc.unmet[:] = [s for s in kc.unmet if s not in reached]
         was_unsaved = bool(self.unsaved)
         self.unsaved -= reached

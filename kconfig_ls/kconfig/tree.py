@@ -104,8 +104,7 @@ class Kconfig:
         self._init_state(filename, srctree, env, warn_stream, overlays, lex_cache, progress)
         #: The kconfig generation whose rules this tree follows.
         self.gen = generation or generations.choose(self.srctree, self.env)
-        if relinkable and not self.gen.member_choices:
-            # (6.11+ trees check choices differently: always re-linked whole.)
+        if relinkable:
             self.relink = RelinkLog()
         #: Shared between loads of the same tree: path -> (stat key, text),
         #: so unchanged files are not read again.
@@ -196,15 +195,23 @@ class Kconfig:
         if self.gen.member_choices:
             self._collect_member_choices()
         self._index_properties()
-        # Cycles are looked for even when a line is broken (an editor wants
-        # them); the C tool would have stopped, so nothing is printed then.
+        if self.relink is not None:
+            self.relink.post_diagnostics = len(self.diagnostics)
+        self.check_cycles()
+        #: The C tool's "configuration changed" flag (conf_set_changed).
+        self.conf_changed = True
+
+    def check_cycles(self) -> None:
+        """The recursive dependencies (their diagnostics appended).  They
+        are looked for even when a line is broken (an editor wants them);
+        the C tool would have stopped, so nothing is printed then.  6.11+
+        checks each entry's choice and transitional rules right after its
+        cycles."""
         if self.gen.member_choices:
             self.cycles = find_cycles(self, self._check_entry_after_cycles)
         else:
             self.cycles = find_cycles(self)
             self._report_cycles(self.cycles)
-        #: The C tool's "configuration changed" flag (conf_set_changed).
-        self.conf_changed = True
 
     def _build(self, builder: Builder, filename: str) -> None:
         """Parse ``filename`` (and what it sources) with ``builder``; the
@@ -624,12 +631,15 @@ class Kconfig:
         """Each choice's members in menu order, once ``if`` blocks are
         flattened, and its priority list as parsed."""
         for choice in self.choices:
-            for node in choice.nodes:
-                for below in node.walk():
-                    if below.sym is not None and below.sym not in choice.choice_values:
-                        append_to(choice, "choice_values", below.sym)
+            self._collect_choice_values(choice)
         #: Each choice's priority list as parsed (user input reorders it).
         self._parsed_members = {choice: list(choice.members) for choice in self.choices}
+
+    def _collect_choice_values(self, choice: Symbol) -> None:
+        for node in choice.nodes:
+            for below in node.walk():
+                if below.sym is not None and below.sym not in choice.choice_values:
+                    append_to(choice, "choice_values", below.sym)
 
     def _check_props(self, sym: Symbol) -> None:
         """Type checks of a symbol's properties (menu.c ``sym_check_prop``)."""
