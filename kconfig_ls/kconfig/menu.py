@@ -36,7 +36,7 @@ class Property:
     inherited dependency; ``text`` the prompt text for prompts.
     """
 
-    __slots__ = ("kind", "expr", "cond", "text", "node", "file", "line", "cond_tri", "span")
+    __slots__ = ("kind", "expr", "cond", "text", "node", "file", "line", "cond_tri", "span", "raw_cond")
 
     def __init__(self, kind: str, expr: Any, cond: Any, node: MenuNode | None, file: str, line: int):
         self.kind = kind
@@ -48,6 +48,8 @@ class Property:
         self.line = line
         self.cond_tri = 0
         self.span: tuple[int, int] | None = None
+        #: The condition as parsed (kept for re-linking: relink_log.py).
+        self.raw_cond: Any = None
 
     def __repr__(self) -> str:
         return f"<{self.kind} {self.file}:{self.line}>"
@@ -58,7 +60,7 @@ class MenuNode:
 
     __slots__ = (
         "sym", "prompt", "dep", "visibility", "parent", "list", "next", "file",
-        "line", "help", "kind", "name_span", "end_line",
+        "line", "help", "kind", "name_span", "end_line", "raw",
     )  # fmt: skip
 
     def __init__(self, sym: Symbol | None, parent: MenuNode | None, file: str, line: int, kind: str):
@@ -76,6 +78,9 @@ class MenuNode:
         self.kind = kind
         self.name_span: tuple[int, int] | None = None
         self.end_line = line
+        #: (dep, visibility, list, next, parent, prompt kind) as parsed,
+        #: kept for re-linking (relink_log.py).
+        self.raw: tuple | None = None
 
     def __repr__(self) -> str:
         what = self.sym.name if self.sym is not None else (self.prompt.text if self.prompt else "")

@@ -198,7 +198,7 @@ class _Plan:
             if _entry_shape(old, before) != _entry_shape(new, after):
                 self.changed.append(index)
         for real in self.real_nodes:
-            if real.sym is not None and not _props_contiguous(self.log.raw_syms[real.sym][1], real):
+            if real.sym is not None and not _props_contiguous(self.log.parsed(real.sym)[1], real):
                 raise NotRelinkable("an entry's properties are not together")
         if self.changed:
             self._choose_region()
@@ -241,7 +241,7 @@ class _Plan:
             line_map[before.line] = after.line
             real.line, real.end_line, real.name_span = after.line, after.end_line, after.name_span
             real.help = after.help
-            real_props = _node_props(real, log.raw_syms)
+            real_props = _node_props(real, log)
             new_props = _node_props(after, None)
             # (A changed entry may have more or fewer properties.)
             for old_prop, new_prop in zip(_node_props(before, None), new_props, strict=False):
@@ -328,10 +328,10 @@ class _Plan:
         sym = real.sym
         if sym is None:
             return
-        typ, props, choice, is_choice_value = log.raw_syms[sym]
+        props = log.parsed(sym)[1]
         at = props.index(real_props[0])
         props = props[:at] + tuple(new_props) + props[at + len(real_props):]
-        log.raw_syms[sym] = (typ, props, choice, is_choice_value)
+        log.set_parsed_props(sym, props)
         if real not in self.inside:
             raise AssertionError("a changed entry outside the block finalised again")
         sym.props = list(props)
@@ -373,7 +373,8 @@ class _Plan:
         and events are taken over as they are)."""
         kc, log, region = self.kc, self.log, self.region
         raw = log.raw_nodes
-        after = log.flat_last[region].next if region.kind == "if" else None
+        old_last = log.flat_last.get(region) if region.kind == "if" else None
+        after = old_last.next if old_last is not None else None
         reused = self.reused
         for block in reused:
             # Its entries stay finalised; an if block's were flattened after it.
@@ -399,7 +400,7 @@ class _Plan:
             if sym is None or sym in restored:
                 continue
             restored.add(sym)
-            typ, props, choice, is_choice_value = log.raw_syms[sym]
+            typ, props, choice, is_choice_value = log.parsed(sym)
             for prop in props:
                 if prop.node in as_parsed:
                     prop.cond = log.raw_conds[prop]
@@ -418,6 +419,12 @@ class _Plan:
             old_events, new_events = log.end_block(region)
         if region.kind == "if":
             _splice_after(region, after, log)
+            # Blocks around whose flattened entries ended with this one's.
+            above = raw[region][4]
+            while above is not None:
+                if log.flat_last.get(above) is old_last:
+                    log.flat_last[above] = log.flat_last[region]
+                above = raw[above][4]
         if kc.gen.member_choices:
             for node in self.subtree:
                 if node.sym is not None and node.sym.is_choice and not node.sym.choice_values:
@@ -507,12 +514,12 @@ def _shape(e: Any) -> Any:
     return e
 
 
-def _node_props(node: MenuNode, raw_syms: dict | None) -> list[Property]:
+def _node_props(node: MenuNode, log: RelinkLog | None) -> list[Property]:
     """The properties the entry ``node`` declared, in order."""
     sym = node.sym
     if sym is None:
         return [node.prompt] if node.prompt is not None else []
-    props = raw_syms[sym][1] if raw_syms is not None else sym.props
+    props = log.parsed(sym)[1] if log is not None else sym.props
     return [p for p in props if p.node is node]
 
 

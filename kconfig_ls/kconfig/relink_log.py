@@ -18,6 +18,7 @@ gets too fine the whole log is numbered again.
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING, Any
 
@@ -39,18 +40,20 @@ class RelinkLog:
     def __init__(self) -> None:
         #: Whether finalisation events are being recorded.
         self.recording = False
-        self.keys: list[float] = []
+        self.keys = array("d")
         #: (kind, symbol or None, data) in key order.
         self.events: list[tuple[str, Symbol | None, Any]] = []
         #: Block node -> its (enter, exit) marker keys.
         self.regions: dict[MenuNode, tuple[float, float]] = {}
         #: Flattened node (an ``if`` block) -> the last node spliced after it.
         self.flat_last: dict[MenuNode, MenuNode] = {}
-        #: Node -> (dep, visibility, list, next, parent, prompt kind) as parsed.
-        self.raw_nodes: dict[MenuNode, tuple] = {}
-        #: Property -> its condition as parsed.
-        self.raw_conds: dict[Property, Any] = {}
-        #: Symbol -> (type, properties, choice, is_choice_value) as parsed.
+        #: Node -> (dep, visibility, list, next, parent, prompt kind) as
+        #: parsed (kept on the nodes: a dict of 20,000 was 2 MB more).
+        self.raw_nodes = _RawNodes()
+        #: Property -> its condition as parsed (kept on the properties).
+        self.raw_conds = _RawConds()
+        #: Choice and member -> (type, properties, choice, is_choice_value)
+        #: as parsed (:meth:`parsed`: other symbols keep theirs).
         self.raw_syms: dict[Symbol, tuple] = {}
         #: File name -> macro fingerprints at the start and end of its parse.
         self.file_states: dict[str, tuple[int, int]] = {}
@@ -68,7 +71,7 @@ class RelinkLog:
         #: "before" of the next edit of that file.
         self.last_parse: tuple | None = None
         # Where new events go and how they are numbered.
-        self._out_keys: list[float] = self.keys
+        self._out_keys = self.keys
         self._out_events: list = self.events
         self._next_key = 1.0
         #: Blocks whose old finalisation a re-finalised block takes over.
@@ -91,13 +94,32 @@ class RelinkLog:
                 self.raw_conds[prompt] = prompt.cond
         raw_nodes[kc.root] = (kc.root.dep, kc.root.visibility, kc.root.list, None, None, None)
         for sym in kc.all_symbols:
-            if sym.props:
-                for prop in sym.props:
-                    self.raw_conds[prop] = prop.cond
-                self.raw_syms[sym] = (sym.type, tuple(sym.props), sym.choice, sym.is_choice_value)
-            elif sym.is_choice:
-                self.raw_syms[sym] = (sym.type, (), sym.choice, sym.is_choice_value)
+            for prop in sym.props:
+                self.raw_conds[prop] = prop.cond
+        # Finalisation changes the type, properties and choice of a choice
+        # and of the symbols in it only: theirs are kept apart.
+        for choice in kc.choices:
+            self._keep(choice)
+            for node in choice.nodes:
+                for below in node.walk():
+                    if below.sym is not None:
+                        self._keep(below.sym)
         self.recording = True
+
+    def _keep(self, sym: Symbol) -> None:
+        self.raw_syms[sym] = (sym.type, tuple(sym.props), sym.choice, sym.is_choice_value)
+
+    def parsed(self, sym: Symbol) -> tuple:
+        """(type, properties, choice, is_choice_value) of ``sym`` as parsed."""
+        kept = self.raw_syms.get(sym)
+        if kept is not None:
+            return kept
+        return sym.type, tuple(sym.props), sym.choice, sym.is_choice_value
+
+    def set_parsed_props(self, sym: Symbol, props: tuple) -> None:
+        kept = self.raw_syms.get(sym)
+        if kept is not None:
+            self.raw_syms[sym] = (kept[0], props, kept[2], kept[3])
 
     def event(self, kind: str, sym: Symbol | None, data: Any) -> float:
         key = self._next_key
@@ -130,7 +152,7 @@ class RelinkLog:
     def begin_block(self, reused: list[MenuNode]) -> None:
         """Record the events of a block finalised again aside; the blocks
         ``reused`` inside it give their old events (:meth:`take_over`)."""
-        self._out_keys, self._out_events = [], []
+        self._out_keys, self._out_events = array("d"), []
         self._next_key = 0.0
         self.reused = set(reused)
         #: (start, end) in the old log and in the new events of each taken-over run.
@@ -175,7 +197,7 @@ class RelinkLog:
         old_own, new_own, self._taken_events = _outside_taken(old_events, first, new_events, self._taken)
         step = (high - low) / (len(new_events) + 1)
         keys = [low + step * (i + 1) for i in range(len(new_events))]
-        self.keys[first:last] = keys
+        self.keys[first:last] = array("d", keys)
         self.events[first:last] = new_events
         if new_events and step < _MIN_SPACING:
             self._renumber()
@@ -196,7 +218,7 @@ class RelinkLog:
                 self.regions[data] = (entered.pop(data), key)
 
     def _renumber(self) -> None:
-        self.keys[:] = [float(i + 1) for i in range(len(self.keys))]
+        self.keys[:] = array("d", range(1, len(self.keys) + 1))
         self._index_regions()
 
     def replace_after(self, key: float, kind: str, new: list) -> None:
@@ -208,7 +230,7 @@ class RelinkLog:
             end += 1
         following = self.keys[end] if end < len(self.keys) else key + 1.0
         step = (following - key) / (len(new) + 1)
-        self.keys[start:end] = [key + step * (i + 1) for i in range(len(new))]
+        self.keys[start:end] = array("d", [key + step * (i + 1) for i in range(len(new))])
         self.events[start:end] = new
         if new and step < _MIN_SPACING:
             self._renumber()
@@ -235,3 +257,37 @@ def _outside_taken(old_events: list, offset: int, new_events: list, taken: list)
     new_own = [e for e, keep in zip(new_events, new_mask, strict=True) if keep]
     taken_events = [e for e, keep in zip(new_events, new_mask, strict=True) if not keep]
     return old_own, new_own, taken_events
+
+
+class _RawNodes:
+    """node -> its parsed state, kept on the node itself."""
+
+    __slots__ = ()
+
+    def __getitem__(self, node: MenuNode) -> tuple:
+        raw = node.raw
+        if raw is None:
+            raise KeyError(node)
+        return raw
+
+    def __setitem__(self, node: MenuNode, raw: tuple) -> None:
+        node.raw = raw
+
+    def __contains__(self, node: MenuNode) -> bool:
+        return node.raw is not None
+
+
+class _RawConds:
+    """property -> its parsed condition, kept on the property itself."""
+
+    __slots__ = ()
+
+    def __getitem__(self, prop: Property) -> Any:
+        return prop.raw_cond
+
+    def __setitem__(self, prop: Property, cond: Any) -> None:
+        prop.raw_cond = cond
+
+    def pop(self, prop: Property, default: Any = None) -> Any:
+        cond, prop.raw_cond = prop.raw_cond, None
+        return cond
