@@ -36,6 +36,8 @@ class Entry:
     help: str | None = None
     children: list[Entry] = field(default_factory=list)
     gap: int = 0  # blank lines before the entry
+    #: A broken line inside the entry (a syntax error while typing).
+    garbage: str | None = None
     modules: bool = False
 
 
@@ -201,6 +203,10 @@ class RandomTree:
             if entries and entries[-1].prompt == _BROKEN:
                 entries.pop()  # (mended at the next edit)
                 return name, False
+            typed = [e for e in _walk(entries) if e.garbage is not None]
+            if typed:
+                typed[0].garbage = None  # (finished typing)
+                return name, True
         name = rng.choice(self.file_names)
         entries = list(_walk(self.files[name]))
         configs = [e for e in entries if e.kind in ("config", "menuconfig")]
@@ -216,6 +222,9 @@ class RandomTree:
         if roll < 0.13:
             self.files[name].append(Entry("comment", prompt=_BROKEN, depends=["&&"]))
             return name, False
+        if roll < 0.2:
+            rng.choice(configs).garbage = rng.choice(["\tdepends on (", "\tselect", "bogus line", "\tdefault y if"])
+            return name, True
         target = rng.choice(entries)
         what = rng.random()
         if target.kind == "source":
@@ -303,6 +312,8 @@ def _render(entry: Entry, lines: list[str], member_choices: bool = False) -> Non
         lines.append("endchoice")
         return
     lines.append(f"{kind} {entry.name}")
+    if entry.garbage is not None:
+        lines.append(entry.garbage)
     if entry.prompt is not None:
         lines.append(f'\t{entry.type} "{entry.prompt}"{_suffix(entry.prompt_if)}')
     else:

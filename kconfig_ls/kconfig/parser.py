@@ -249,9 +249,10 @@ class Builder:
         if log is None:
             FileParser(self, source).run()
         else:
-            start = self.kc.pp.fingerprint()
+            start, quiet = self.kc.pp.fingerprint(), self.quiet_tokens
             FileParser(self, source).run()
             log.file_states[name] = (start, self.kc.pp.fingerprint())
+            log.file_quiet[name] = (quiet, self.quiet_tokens)
             log.file_parses[name] = log.file_parses.get(name, 0) + 1
         if included_from is None:
             gen = self.kc.gen

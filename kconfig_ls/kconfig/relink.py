@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .errors import Diagnostic, Severity
+from .errors import Diagnostic
 from .expr import and_expr, or_expr
 from .filecheck import FileCheck, _SingleFileBuilder
 from .menu import P_CHOICE, P_IMPLY, P_PROMPT, P_SELECT, MenuNode, Property
@@ -169,9 +169,16 @@ class _Plan:
     # -- what may be patched ------------------------------------------------------------
     def check(self) -> None:
         old, new, kc = self.old, self.new, self.kc
+        quiet = self.log.file_quiet.get(self.name, (0, 0))
         for parse in (old, new):
-            if any(d.severity is Severity.ERROR for d in parse.diagnostics):
-                raise NotRelinkable("a syntax error")
+            if any(d.code == "fatal" for d in parse.diagnostics):
+                raise NotRelinkable("a fatal error")
+            if parse.builder.quiet_tokens or quiet[0]:
+                # (A syntax error at the file's end or just before it
+                # changes what the parser reports next door.)
+                raise NotRelinkable("a syntax error at the file's edge")
+            if any(self.log.file_quiet.get(source, (0, 0))[1] for source, _count, _menu in parse.builder.sources):
+                raise NotRelinkable("a sourced file ends with a syntax error")
             if parse.pp.fingerprint() != kc.pp.fingerprint():
                 raise NotRelinkable("the file assigns macros")
             if parse.root.prompt.text != kc.gen.default_mainmenu or parse.root.prompt.line != 1:

@@ -57,6 +57,10 @@ class RelinkLog:
         self.raw_syms: dict[Symbol, tuple] = {}
         #: File name -> macro fingerprints at the start and end of its parse.
         self.file_states: dict[str, tuple[int, int]] = {}
+        #: File name -> the parser's quiet tokens (after a syntax error,
+        #: bison reports the next one only three tokens later; files share
+        #: the count) at the start and the end of its parse.
+        self.file_quiet: dict[str, tuple[int, int]] = {}
         #: File name -> how many times it was parsed (sourced).
         self.file_parses: dict[str, int] = {}
         #: File name -> its nodes in parse order.
