@@ -368,11 +368,15 @@ class _Plan:
 
     def _remap_lines(self, line_map: dict[int, int]) -> None:
         """Finalisation warnings about this file keep pointing at their lines."""
+        moves = {old: new for old, new in line_map.items() if old != new}
+        if not moves:
+            return  # (an edit within lines)
         name = self.name
         events = self.log.events
         for i, (kind, sym, data) in enumerate(events):
-            if kind == DIAG and data.file == name and data.line in line_map:
-                events[i] = (kind, sym, _moved(data, line_map))
+            if kind == DIAG and data.file == name and data.line in moves:
+                events[i] = (kind, sym, _moved(data, moves))
+                self.log.diagnostics_changed = True
 
     def _refinalise(self, rechecked: set[Symbol]) -> int:
         """Finalise the block again: its entries as parsed, except the
@@ -440,6 +444,8 @@ class _Plan:
             if kind == CHECK:
                 kc._checked.add(sym)
         touched = {(sym, kind) for kind, sym, _data in old_events + new_events if kind in ACCUMULATED}
+        if any(kind == DIAG for kind, _sym, _data in old_events + new_events):
+            log.diagnostics_changed = True
         _fold_again(log, touched)
         self.refolded = {sym for sym, _attr in touched}
         rechecked.difference_update(sym for kind, sym, _data in new_events if kind == CHECK)
@@ -459,14 +465,19 @@ class _Plan:
             found = kc.diagnostics[start:]
             del kc.diagnostics[start:]
             log.replace_after(key, DIAG, [(DIAG, None, d) for d in found])
+            log.diagnostics_changed = True
 
     def _rebuild_diagnostics(self) -> None:
         """Parse problems, finalisation warnings in menu order, cycles."""
         kc, log = self.kc, self.log
         post = kc.diagnostics[log.post_diagnostics:]
+        finalised = kc.diagnostics[log.parse_diagnostics:log.post_diagnostics]
+        if log.diagnostics_changed:
+            finalised = [data for kind, _sym, data in log.events if kind == DIAG]
+            log.diagnostics_changed = False
         diagnostics = list(self.parse_diagnostics)
         log.parse_diagnostics = len(diagnostics)
-        diagnostics.extend(data for kind, _sym, data in log.events if kind == DIAG)
+        diagnostics.extend(finalised)
         log.post_diagnostics = len(diagnostics)
         kc.diagnostics = diagnostics + post
 
@@ -639,10 +650,12 @@ def _splice_after(block: MenuNode, after: MenuNode | None, log: RelinkLog) -> No
 
 def _fold_again(log: RelinkLog, touched: set[tuple[Symbol, str]]) -> None:
     """Each touched (symbol, expression) folded again from its events."""
+    symbols = set()
     for sym, attr in touched:
         setattr(sym, attr, None)
+        symbols.add(sym)
     for kind, sym, data in log.events:
-        if kind in ACCUMULATED and (sym, kind) in touched:
+        if sym in symbols and (sym, kind) in touched:
             setattr(sym, kind, or_expr(getattr(sym, kind), data))
 
 

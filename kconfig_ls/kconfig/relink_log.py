@@ -71,6 +71,9 @@ class RelinkLog:
         #: Where the diagnostics of the checks after finalisation (cycles,
         #: 6.11+ entry rules) begin.
         self.post_diagnostics = 0
+        #: Whether the finalisation warnings changed since the tree's
+        #: diagnostics were last put together.
+        self.diagnostics_changed = False
         #: (file name, text, its parse on its own) of the last re-link, the
         #: "before" of the next edit of that file.
         self.last_parse: tuple | None = None
