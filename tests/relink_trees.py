@@ -279,24 +279,15 @@ def _render(entry: Entry, lines: list[str], member_choices: bool = False) -> Non
         return
     if kind == "if":
         lines.append(f"if {entry.depends[0] if entry.depends else 'y'}")
-        for child in entry.children:
-            _render(child, lines, member_choices)
-        lines.append("endif")
+        _render_block(entry, lines, member_choices, "endif")
         return
-    if kind == "menu":
-        lines.append(f'menu "{entry.prompt}"')
-        for dep in entry.depends:
-            lines.append(f"\tdepends on {dep}")
+    if kind in ("menu", "comment"):
+        lines.append(f'{kind} "{entry.prompt}"')
+        lines.extend(f"\tdepends on {dep}" for dep in entry.depends)
         if entry.visible:
             lines.append(f"\tvisible if {entry.visible}")
-        for child in entry.children:
-            _render(child, lines, member_choices)
-        lines.append("endmenu")
-        return
-    if kind == "comment":
-        lines.append(f'comment "{entry.prompt}"')
-        for dep in entry.depends:
-            lines.append(f"\tdepends on {dep}")
+        if kind == "menu":
+            _render_block(entry, lines, member_choices, "endmenu")
         return
     if kind == "choice":
         lines.append("choice")
@@ -307,9 +298,7 @@ def _render(entry: Entry, lines: list[str], member_choices: bool = False) -> Non
             lines.append(f"\tdepends on {dep}")
         for value, cond in entry.defaults:
             lines.append(f"\tdefault {value}{_suffix(cond)}")
-        for child in entry.children:
-            _render(child, lines, member_choices)
-        lines.append("endchoice")
+        _render_block(entry, lines, member_choices, "endchoice")
         return
     lines.append(f"{kind} {entry.name}")
     if entry.garbage is not None:
@@ -333,3 +322,9 @@ def _render(entry: Entry, lines: list[str], member_choices: bool = False) -> Non
     if entry.help:
         lines.append("\thelp")
         lines.append(f"\t  {entry.help}")
+
+
+def _render_block(entry: Entry, lines: list[str], member_choices: bool, end: str) -> None:
+    for child in entry.children:
+        _render(child, lines, member_choices)
+    lines.append(end)
