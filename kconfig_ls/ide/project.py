@@ -22,7 +22,7 @@ from ..kconfig.errors import KconfigError
 from ..kconfig.filecheck import FileCheck
 from ..kconfig.howto import HowTo, how_to, meet_dependencies
 from ..kconfig.kernel import host_arch, kernel_env
-from ..kconfig.relink import NotRelinkable, RelinkResult, check_cycles, relink_file
+from ..kconfig.relink import NotRelinkable, check_cycles, relink_file
 from ..kconfig.revalue import ConfigValues
 from ..kconfig.scenario import remember_base_unmet
 from ..kconfig.shell_cache import ShellCache
@@ -160,8 +160,9 @@ class Project:
         self.kc: Kconfig | None = None
         #: The config as read into the tree (see :meth:`settle_relink`).
         self.values: ConfigValues | None = None
-        #: What the last re-link made again.
-        self._relinked: RelinkResult | None = None
+        #: Symbols re-links made again whose values were not computed since
+        #: (a newer re-link may come before the last one's values).
+        self._unsettled: set = set()
         #: The traceback of a re-link that failed unexpectedly (the tree is
         #: then loaded afresh), until the server logged it.
         self.relink_error: str | None = None
@@ -274,6 +275,7 @@ class Project:
             self.config_text, self.config_result = config_text, config_result
             self.kc = kc
             self._linked_overlays = overlays
+            self._unsettled = set()
             self._fixes = {}
             self.tree_problems = {}
             # (Each kept check holds the tree it was made against.)
@@ -297,7 +299,7 @@ class Project:
                 return False
             name, text = changed[0]
             try:
-                self._relinked = relink_file(kc, name, text, cycles=False)
+                self._unsettled |= relink_file(kc, name, text, cycles=False).symbols
             except NotRelinkable:
                 return False
             except Exception:  # noqa: BLE001 - a bug: the tree is loaded afresh
@@ -316,10 +318,11 @@ class Project:
         with self.lock, gc_paused():
             values = self.values
             if (values is not None and values.kc is kc and self._config_text(self.overlays) == values.text
-                    and values.update(self._relinked.symbols)):
+                    and values.update(self._unsettled)):
                 remember_base_unmet(kc, values.text)
             else:
                 self.config_text, self.config_result = self._load_config(kc, self.overlays)
+            self._unsettled = set()
         with self.cycle_lock:
             check_cycles(kc)
         return LoadResult(kc, None, self.config_result.warnings if self.config_result else [])
