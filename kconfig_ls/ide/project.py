@@ -163,6 +163,8 @@ class Project:
         #: Symbols re-links made again whose values were not computed since
         #: (a newer re-link may come before the last one's values).
         self._unsettled: set = set()
+        #: Whether a re-link since the last cycle check may change its finding.
+        self._cycles_due = False
         #: The traceback of a re-link that failed unexpectedly (the tree is
         #: then loaded afresh), until the server logged it.
         self.relink_error: str | None = None
@@ -299,7 +301,9 @@ class Project:
                 return False
             name, text = changed[0]
             try:
-                self._unsettled |= relink_file(kc, name, text, cycles=False).symbols
+                result = relink_file(kc, name, text, cycles=False)
+                self._unsettled |= result.symbols
+                self._cycles_due = self._cycles_due or result.cycles_may_change
             except NotRelinkable:
                 return False
             except Exception:  # noqa: BLE001 - a bug: the tree is loaded afresh
@@ -324,7 +328,9 @@ class Project:
                 self.config_text, self.config_result = self._load_config(kc, self.overlays)
             self._unsettled = set()
         with self.cycle_lock:
-            check_cycles(kc)
+            if self._cycles_due:
+                self._cycles_due = False
+                check_cycles(kc)
         return LoadResult(kc, None, self.config_result.warnings if self.config_result else [])
 
     def prepare_relink(self) -> None:

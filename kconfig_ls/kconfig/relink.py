@@ -35,7 +35,7 @@ from typing import Any
 from .errors import Diagnostic
 from .expr import and_expr, or_expr
 from .filecheck import FileCheck, _SingleFileBuilder
-from .menu import P_CHOICE, P_IMPLY, P_PROMPT, P_SELECT, MenuNode, Property
+from .menu import P_CHOICE, P_DEFAULT, P_IMPLY, P_PROMPT, P_SELECT, MenuNode, Property
 from .parser import SourceFile
 from .relink_log import ACCUMULATED, CHECK, DIAG, RelinkLog
 from .symbols import SYM_M, SYM_N, SYM_Y, Symbol
@@ -62,6 +62,10 @@ class RelinkResult:
     #: were made again (the values that may change are theirs and those of
     #: the symbols depending on them).
     symbols: set[Symbol]
+    #: Whether the checks after finalisation (cycles) may find otherwise:
+    #: False when no symbol's dependency links changed (a default's value,
+    #: a prompt's text) and no reported cycle names a line that moved.
+    cycles_may_change: bool = True
 
 
 class _SourceRecorder(_SingleFileBuilder):
@@ -115,7 +119,7 @@ def relink_file(kc: Kconfig, name: str, text: str, cycles: bool = True) -> Relin
     if source is None or log.file_parses.get(name) != 1:
         raise NotRelinkable(f"{name} is not sourced exactly once")
     if source.text == text:
-        return RelinkResult(None, 0, 0, set())
+        return RelinkResult(None, 0, 0, set(), False)
     fingerprint = kc.pp.fingerprint()
     if log.file_states.get(name) != (fingerprint, fingerprint):
         raise NotRelinkable("macros change around the file")
@@ -126,7 +130,7 @@ def relink_file(kc: Kconfig, name: str, text: str, cycles: bool = True) -> Relin
         plan.check()
         log.last_parse = (name, text, new)
         result = plan.apply(source)
-    if cycles:
+    if cycles and result.cycles_may_change:
         check_cycles(kc)
     return result
 
@@ -165,6 +169,8 @@ class _Plan:
         self.reused: list[MenuNode] = []
         #: Symbols whose accumulated expressions were folded again.
         self.refolded: set[Symbol] = set()
+        #: Whether lines of the file moved.
+        self.lines_moved = False
 
     # -- what may be patched ------------------------------------------------------------
     def check(self) -> None:
@@ -237,8 +243,11 @@ class _Plan:
     def apply(self, source: SourceFile) -> RelinkResult:
         kc, log = self.kc, self.log
         symbols_before = len(kc.all_symbols)
+        # (Finalising again appends its warnings to the list: taken apart now.)
+        self.diagnostics_before = list(kc.diagnostics)
         candidates = self._candidates()
         inputs_before = {sym: _value_inputs(sym) for sym in candidates}
+        links_before = {sym: _cycle_links(sym) for sym in candidates}
         translate = _Translator(kc, self.new, self.real_nodes)
         changed = set(self.changed)
         line_map: dict[int, int] = {}
@@ -285,7 +294,11 @@ class _Plan:
         if not (remade | self.refolded) <= candidates | new_symbols:
             raise AssertionError(f"made again but not a candidate: {(remade | self.refolded) - candidates}")
         differ = {sym for sym in candidates if _value_inputs(sym) != inputs_before[sym]}
-        return RelinkResult(self.region, len(changed), refinalised, differ | new_symbols)
+        cycles_may_change = (
+            kc.gen.member_choices  # (its entry rules read more than links)
+            or any(_cycle_links(sym) != links_before[sym] for sym in differ)
+            or (self.lines_moved and any(d.file == self.name for report in kc.cycles for d in report.links)))
+        return RelinkResult(self.region, len(changed), refinalised, differ | new_symbols, cycles_may_change)
 
     def _candidates(self) -> set[Symbol]:
         """Every symbol the patch may give other expressions: those of the
@@ -369,6 +382,7 @@ class _Plan:
     def _remap_lines(self, line_map: dict[int, int]) -> None:
         """Finalisation warnings about this file keep pointing at their lines."""
         moves = {old: new for old, new in line_map.items() if old != new}
+        self.lines_moved = bool(moves)
         if not moves:
             return  # (an edit within lines)
         name = self.name
@@ -470,8 +484,9 @@ class _Plan:
     def _rebuild_diagnostics(self) -> None:
         """Parse problems, finalisation warnings in menu order, cycles."""
         kc, log = self.kc, self.log
-        post = kc.diagnostics[log.post_diagnostics:]
-        finalised = kc.diagnostics[log.parse_diagnostics:log.post_diagnostics]
+        before = self.diagnostics_before
+        post = before[log.post_diagnostics:]
+        finalised = before[log.parse_diagnostics:log.post_diagnostics]
         if log.diagnostics_changed:
             finalised = [data for kind, _sym, data in log.events if kind == DIAG]
             log.diagnostics_changed = False
@@ -487,6 +502,29 @@ def _value_inputs(sym: Symbol) -> tuple:
     themselves: compared by structure, not by name)."""
     return (sym.dir_dep, sym.rev_dep, sym.implied, sym.choice, tuple(sym.choice_values),
             tuple((p.kind, p.cond, p.expr) for p in sym.props))
+
+
+def _cycle_links(sym: Symbol) -> tuple:
+    """What the cycle check walks from a symbol, in its order, and the
+    places it names (cycles.py): equal links give equal reports."""
+    props = tuple((p.kind, p.file, p.line, _symbols_in_order(p.cond),
+                   _symbols_in_order(p.expr) if p.kind == P_DEFAULT else ())
+                  for p in sym.props if p.kind not in (P_CHOICE, P_SELECT, P_IMPLY))
+    return (_symbols_in_order(sym.dir_dep), _symbols_in_order(sym.rev_dep), _symbols_in_order(sym.implied),
+            sym.choice, tuple(sym.choice_values), props)
+
+
+def _symbols_in_order(e: Any) -> tuple:
+    """The symbols of ``e`` left to right (constants lead nowhere: left out)."""
+    out: list = []
+    stack = [e]
+    while stack:
+        part = stack.pop()
+        if part.__class__ is tuple:
+            stack.extend(reversed(part[1:]))
+        elif isinstance(part, Symbol) and not part.is_const:
+            out.append(part)
+    return tuple(out)
 
 
 # -- comparing parses ---------------------------------------------------------------------
