@@ -288,7 +288,7 @@ class _Plan:
         kc._dedup_memo.clear()
         if len(kc.all_symbols) != symbols_before:
             kc._hash_order = None
-        kc.derived.clear()
+        self._forget_derived()
         self._rebuild_diagnostics()
         new_symbols = set(kc.all_symbols[symbols_before:])
         if not (remade | self.refolded) <= candidates | new_symbols:
@@ -299,6 +299,21 @@ class _Plan:
             or any(_cycle_links(sym) != links_before[sym] for sym in differ)
             or (self.lines_moved and any(d.file == self.name for report in kc.cycles for d in report.links)))
         return RelinkResult(self.region, len(changed), refinalised, differ | new_symbols, cycles_may_change)
+
+    def _forget_derived(self) -> None:
+        """Drop what was derived from the tree (kc.derived); explain's index
+        of selects and implies stays when no changed entry has any (its
+        properties are new objects; the others are the same)."""
+        kc = self.kc
+        index = kc.derived.get("reverse_index")
+        kc.derived.clear()
+        if index is None:
+            return
+        for i in self.changed:
+            for node in (self.old.nodes[i], self.new.nodes[i]):
+                if any(p.kind in (P_SELECT, P_IMPLY) for p in _node_props(node, None)):
+                    return
+        kc.derived["reverse_index"] = index
 
     def _candidates(self) -> set[Symbol]:
         """Every symbol the patch may give other expressions: those of the

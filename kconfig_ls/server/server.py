@@ -35,7 +35,7 @@ from .positions import Columns
 QUICK_CHECK_SECONDS = 0.03
 #: Quiet time after an edit of a Kconfig buffer before its entries are
 #: patched into the tree (project.relink: tens of milliseconds).
-RELINK_SECONDS = 0.05
+RELINK_SECONDS = 0.03
 #: Quiet time after an edit before the whole tree is re-linked, when the
 #: edit cannot be patched in.
 DEBOUNCE_SECONDS = 0.25

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import pytest
 from relink_trees import RandomTree
-from tree_digest import current_values, tree_digest
+from tree_digest import current_values, shape, tree_digest
 
 from kconfig_ls.kconfig import generation as generations
+from kconfig_ls.kconfig.explain import reverse_index
 from kconfig_ls.kconfig.relink import NotRelinkable, check_cycles, relink_file
 from kconfig_ls.kconfig.revalue import ConfigValues
 from kconfig_ls.kconfig.tree import Kconfig
@@ -22,6 +23,12 @@ def _load(tmp_path, texts: dict[str, str], generation: str, relinkable: bool = T
     return Kconfig("Kconfig", srctree=str(tmp_path), env={"srctree": str(tmp_path)}, overlays=texts,
                    generation=generations.by_name(generation), relinkable=relinkable,
                    warn_stream=None, info=lambda _text: None)
+
+
+def _reverse_digest(kc: Kconfig) -> dict:
+    """explain's index of selects and implies, by names and places."""
+    return {(kind, target.name): [(by.name, prop.file, prop.line, shape(prop.cond)) for by, prop in entries]
+            for (kind, target), entries in reverse_index(kc).items()}
 
 
 def _differences(a: dict, b: dict) -> list[str]:
@@ -61,6 +68,7 @@ def test_relinked_trees_equal_fresh_loads(tmp_path, generation, seeds):
         for step in range(EDITS_PER_TREE):
             name, kept = tree.edit()
             texts[name] = tree.text(name)
+            reverse_index(kc)  # (kept by a re-link when it still holds)
             try:
                 result = relink_file(kc, name, texts[name], cycles=step % 2 == 0)
             except NotRelinkable:
@@ -80,6 +88,7 @@ def test_relinked_trees_equal_fresh_loads(tmp_path, generation, seeds):
             ConfigValues(fresh, ".config", ".config", config)
             where = f"seed {seed} step {step} ({name})"
             assert current_values(kc) == current_values(fresh), f"{where}: values differ"
+            assert _reverse_digest(kc) == _reverse_digest(fresh), f"{where}: select/imply index differs"
             problems = _differences(tree_digest(kc, values=False), tree_digest(fresh, values=False))
             assert not problems, f"{where}:\n" + "\n".join(problems)
     # Most edits keep the entries: the comparisons must have happened.
