@@ -326,6 +326,7 @@ class Project:
                 remember_base_unmet(kc, values.text)
             else:
                 self.config_text, self.config_result = self._load_config(kc, self.overlays)
+                self.values.note_changed(self._unsettled)  # (its index was taken over)
             self._unsettled = set()
         with self.cycle_lock:
             if self._cycles_due:
@@ -394,7 +395,9 @@ class Project:
         text = self._config_text(overlays)
         # (No config: every symbol at its default, as olddefconfig on an
         # empty file.)
-        self.values = ConfigValues(kc, path, self.relative(path), text)
+        values = ConfigValues(kc, path, self.relative(path), text)
+        values.take_index(self.values)
+        self.values = values
         remember_base_unmet(kc, text)
         return text, self.values.result
 

@@ -70,6 +70,7 @@ class ConfigValues:
         when only a fresh reading gives them (the tree's values are then
         unspecified until the caller reads the config again)."""
         kc = self.kc
+        self.note_changed(changed)
         if self._out_of_range:
             return False
         reached = self._reach(changed)
@@ -99,6 +100,18 @@ class ConfigValues:
         kc.conf_changed = self._changed_when_read or bool(self.warnings) or bool(self.unsaved)
         return True
 
+    def take_index(self, earlier: ConfigValues | None) -> None:
+        """Keep the dependency index of an earlier reading of the same tree
+        (it depends on the tree, not on the config)."""
+        if earlier is not None and earlier.kc is self.kc and self._dependents is None:
+            self._dependents = earlier._dependents
+
+    def note_changed(self, changed: set[Symbol]) -> None:
+        """A re-link made ``changed`` again: their new dependencies join the
+        index (links they lost stay: the index may only say too much)."""
+        if self._dependents is not None:
+            _add_dependents(self._dependents, changed)
+
     def prepare(self) -> None:
         """Index which symbols depend on which (half a second on a kernel
         tree), ahead of the first :meth:`update`."""
@@ -107,11 +120,8 @@ class ConfigValues:
 
     def _reach(self, changed: set[Symbol]) -> set[Symbol]:
         """``changed`` and every symbol whose value depends on one of them."""
+        self.prepare()
         dependents = self._dependents
-        if dependents is None:
-            dependents = self._dependents = _dependents(self.kc.all_symbols)
-        else:
-            _add_dependents(dependents, changed)
         reached = set()
         stack = list(changed)
         while stack:
