@@ -243,9 +243,8 @@ def _user_sticks(sym: Symbol) -> bool | None:
 
 
 def reverse_index(kc: Kconfig) -> dict[tuple[str, Symbol], list[tuple[Symbol, Property]]]:
-    """(kind, target) -> [(selecting symbol, its select/imply property)],
-    in the order of the files and lines (the symbol table's order is that of
-    first mention, which an edit patched into the tree does not change)."""
+    """(kind, target) -> [(selecting symbol, its select/imply property)]
+    in the symbol table's order (first mention at the tree's load)."""
     index = kc.derived.get("reverse_index")
     if index is None:
         index = {}
@@ -254,10 +253,6 @@ def reverse_index(kc: Kconfig) -> dict[tuple[str, Symbol], list[tuple[Symbol, Pr
                 index.setdefault(("select", prop.expr), []).append((sym, prop))
             for prop in sym.implies:
                 index.setdefault(("imply", prop.expr), []).append((sym, prop))
-        rank = {name: i for i, name in enumerate(kc.files)}
-        for entries in index.values():
-            if len(entries) > 1:
-                entries.sort(key=lambda entry: (rank.get(entry[1].file, -1), entry[1].line))
         kc.derived["reverse_index"] = index
     return index
 

@@ -26,8 +26,10 @@ def _load(tmp_path, texts: dict[str, str], generation: str, relinkable: bool = T
 
 
 def _reverse_digest(kc: Kconfig) -> dict:
-    """explain's index of selects and implies, by names and places."""
-    return {(kind, target.name): [(by.name, prop.file, prop.line, shape(prop.cond)) for by, prop in entries]
+    """explain's index of selects and implies, by names and places (in any
+    order: a patched tree keeps the symbol table's order of its load)."""
+    return {(kind, target.name): sorted((by.name, prop.file, prop.line, repr(shape(prop.cond)))
+                                        for by, prop in entries)
             for (kind, target), entries in reverse_index(kc).items()}
 
 
