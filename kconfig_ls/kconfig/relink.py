@@ -169,8 +169,9 @@ class _Plan:
         self.reused: list[MenuNode] = []
         #: Symbols whose accumulated expressions were folded again.
         self.refolded: set[Symbol] = set()
-        #: Whether lines of the file moved.
+        #: Whether lines of the file moved, and old line -> new line.
         self.lines_moved = False
+        self.moves: dict[int, int] = {}
 
     # -- what may be patched ------------------------------------------------------------
     def check(self) -> None:
@@ -398,6 +399,7 @@ class _Plan:
         """Finalisation warnings about this file keep pointing at their lines."""
         moves = {old: new for old, new in line_map.items() if old != new}
         self.lines_moved = bool(moves)
+        self.moves = moves
         if not moves:
             return  # (an edit within lines)
         name = self.name
@@ -500,7 +502,9 @@ class _Plan:
         """Parse problems, finalisation warnings in menu order, cycles."""
         kc, log = self.kc, self.log
         before = self.diagnostics_before
-        post = before[log.post_diagnostics:]
+        # (The cycle reports until they are checked again: at their lines.)
+        post = [_moved(d, self.moves) if d.file == self.name and d.line in self.moves else d
+                for d in before[log.post_diagnostics:]]
         finalised = before[log.parse_diagnostics:log.post_diagnostics]
         if log.diagnostics_changed:
             finalised = [data for kind, _sym, data in log.events if kind == DIAG]
