@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import Diagnostic
-from .expr import and_expr, or_expr
+from .expr import and_expr, expr_symbols, or_expr
 from .filecheck import FileCheck, _SingleFileBuilder
 from .menu import P_CHOICE, P_DEFAULT, P_IMPLY, P_PROMPT, P_SELECT, MenuNode, Property
 from .parser import SourceFile
@@ -535,15 +535,7 @@ def _cycle_links(sym: Symbol) -> tuple:
 
 def _symbols_in_order(e: Any) -> tuple:
     """The symbols of ``e`` left to right (constants lead nowhere: left out)."""
-    out: list = []
-    stack = [e]
-    while stack:
-        part = stack.pop()
-        if part.__class__ is tuple:
-            stack.extend(reversed(part[1:]))
-        elif isinstance(part, Symbol) and not part.is_const:
-            out.append(part)
-    return tuple(out)
+    return tuple(sym for sym in expr_symbols(e) if not sym.is_const)
 
 
 # -- comparing parses ---------------------------------------------------------------------

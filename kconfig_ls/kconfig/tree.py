@@ -232,8 +232,7 @@ class Kconfig:
     # -- messages ----------------------------------------------------------------
     def add_diagnostic(self, diag: Diagnostic) -> None:
         self.diagnostics.append(diag)
-        if self.relink is not None and self.relink.recording:
-            self.relink.event(DIAG, None, diag)
+        self._record(DIAG, None, diag)
         if self.warn_stream is not None and self._printing:
             if diag.c_text is not None:
                 self.warn_stream.write(diag.c_text)
@@ -445,11 +444,15 @@ class Kconfig:
         self._finalize_entry(parent, inside_choice)
         log.exit(parent)
 
+    def _record(self, kind: str, sym: Symbol | None, data) -> None:
+        """A finalisation event, when the tree keeps a re-link log."""
+        if self.relink is not None and self.relink.recording:
+            self.relink.event(kind, sym, data)
+
     def _add_term(self, sym: Symbol, attr: str, term) -> None:
         """``sym.<attr> ||= term`` for the accumulated expressions."""
         setattr(sym, attr, or_expr(getattr(sym, attr), term))
-        if self.relink is not None and self.relink.recording:
-            self.relink.event(attr, sym, term)
+        self._record(attr, sym, term)
 
     def _finalize_entry(self, parent: MenuNode, inside_choice: bool = False) -> None:  # noqa: C901 - mirrors menu_finalize
         sym = parent.sym
@@ -529,8 +532,7 @@ class Kconfig:
             parent.prompt.kind = P_MENU
         if sym is not None and sym not in self._checked:
             self._checked.add(sym)
-            if self.relink is not None and self.relink.recording:
-                self.relink.event(CHECK, sym, parent)
+            self._record(CHECK, sym, parent)
             self._check_symbol(parent, sym)
         if sym is not None and not sym.optional and parent.prompt is not None and not member_choices:
             # A visible choice cannot be n unless it is optional.
@@ -565,8 +567,7 @@ class Kconfig:
             message = f"boolean symbol {sym.name} tested for 'm'? test forced to '{value}'"
             diag = Diagnostic(where.file, where.line, message, Severity.WARNING, code="bool-tested-for-m")
             self.diagnostics.append(diag)
-            if self.relink is not None and self.relink.recording:
-                self.relink.event(DIAG, None, diag)
+            self._record(DIAG, None, diag)
             if self._printing:
                 self.pp.info(message)
         forced.clear()
