@@ -9,6 +9,7 @@ cache) and ``$(shell,...)`` results are cached for the session.
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import threading
@@ -183,6 +184,9 @@ class Project:
         #: The index with the open buffers' definitions, and the buffers it is for.
         self._merged_index: tuple[tuple, dict[str, list[tuple[str, int]]]] | None = None
         self.file_count_hint = 0
+        #: Whether a tree was built (only the first load may come from a
+        #: snapshot of an earlier session).
+        self._built = False
         self._fixes: dict[tuple, HowTo] = {}
         #: file name -> its problems in the loaded tree (until the next load).
         self.tree_problems: dict[str, list] = {}
@@ -218,6 +222,7 @@ class Project:
         progress: Callable[[int], None] | None = None,
         cancel: threading.Event | None = None,
         config_only: bool = False,
+        release_first: bool = False,
     ) -> LoadResult:
         """(Re)load the tree with the current overlays, then the config.
 
@@ -225,7 +230,17 @@ class Project:
         of :attr:`kc` are not held up.  ``cancel``, once set, abandons the
         load (a newer edit makes it pointless) and keeps the previous tree.
         ``config_only`` re-reads just the configuration into the loaded tree
-        (a few times faster), when no Kconfig file changed."""
+        (a few times faster), when no Kconfig file changed.
+
+        ``release_first`` lets the loaded tree go before the new one is
+        built (the server's re-loads after edits; its requests wait).
+        CPython keeps the heap's high-water mark: two trees at once would
+        leave the process ~50 MB bigger after every structural edit, never
+        to shrink.  Then an edited buffer whose own check stops on a fatal
+        error (a ``source`` of a missing file, an unterminated macro) is not
+        loaded at all: the load would stop there too, and the tree stays;
+        a load that fails anyway builds the tree of the last good texts
+        again; a cancelled one leaves no tree (the newer load brings it)."""
         if config_only and self.kc is not None:
             with self.lock, gc_paused():
                 kc = self.kc
@@ -243,6 +258,30 @@ class Project:
 
         with self.lock:
             overlays = dict(self.overlays)
+        if release_first and self.kc is not None:
+            with self.cycle_lock, self.lock:
+                fatal = self._fatal_edit()
+                if fatal is not None:
+                    self.load_error = fatal
+                    self.tree_problems = {}
+                    return LoadResult(self.kc, fatal)
+                self._release_tree()
+        result = self._build(overlays, report)
+        if release_first and self.kc is None and result.error is not None:
+            # (No tree would leave every request without an answer.)
+            restored = self._build(self._linked_overlays, None)
+            with self.lock:
+                self.load_error = result.error
+            return LoadResult(restored.kc, result.error)
+        return result
+
+    def _build(
+        self,
+        overlays: dict[str, str],
+        report: Callable[[int], None] | None,
+    ) -> LoadResult:
+        """Build the tree of ``overlays`` and read the config into it; make
+        it :attr:`kc` unless the build fails (KconfigError) or is cancelled."""
         try:
             with gc_paused():
                 # The first load may come from a snapshot of an earlier
@@ -258,10 +297,11 @@ class Project:
                     progress=report,
                     file_cache=self.file_cache,
                     generation=self.generation,
-                    use_cache=self.kc is None,
+                    use_cache=not self._built,
                     relinkable=True,
                 )
-                report(len(kc.files))
+                if report is not None:
+                    report(len(kc.files))
                 self.shell.save()
                 config_text, config_result = self._load_config(kc, overlays)
         except KconfigError as exc:
@@ -272,6 +312,7 @@ class Project:
         except LoadCancelled:
             return LoadResult(self.kc, cancelled=True)
         with self.lock:
+            self._built = True
             self.load_error = None
             self.file_count_hint = len(kc.files)
             self.config_text, self.config_result = config_text, config_result
@@ -284,6 +325,30 @@ class Project:
             self._file_checks = {}
             self._forget_unused_lexing(kc)
         return LoadResult(kc, None, config_result.warnings if config_result else [])
+
+    def _fatal_edit(self) -> KconfigError | None:
+        """The fatal error of an edited Kconfig buffer checked on its own
+        (the error a load of the tree would stop at), if any."""
+        kc = self.kc
+        for name, text in self.overlays.items():
+            if name not in kc.files or text == self._linked_overlays.get(name) or text == kc.files[name].text:
+                continue
+            for d in self.file_check(name, text).diagnostics:
+                if d.code == "fatal":
+                    return KconfigError(d.message, d.file, d.line)
+        return None
+
+    def _release_tree(self) -> None:
+        """Let the loaded tree and everything made from it go, and free it
+        now (a tree is a web of cycles: only the cyclic collector frees it)."""
+        self.kc = None
+        self.values = None
+        self.config_result = None
+        self._unsettled = set()
+        self._fixes = {}
+        self.tree_problems = {}
+        self._file_checks = {}
+        gc.collect()
 
     def relink(self) -> bool:
         """Patch the edit of the one Kconfig buffer that changed since the

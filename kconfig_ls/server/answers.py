@@ -73,12 +73,22 @@ def _one_line(exc: BaseException) -> str:
 
 
 def answered(method: str):
-    """Decorate the handler of request ``method`` (sync or async)."""
+    """Decorate the handler of request ``method`` (sync or async).
+
+    While the server has no tree to answer from (it is being built again,
+    see ``KconfigServer.pending_tree``), the request waits for it.  A sync
+    handler becomes a generator for that: pygls runs a handler that a
+    generator yields, as ``(handler, args, kwargs)``, and resumes the
+    generator with its result; one that yields nothing is answered at once,
+    exactly like the plain function."""
 
     def wrap(fn):
         if inspect.iscoroutinefunction(fn):
             @functools.wraps(fn)
             async def run_async(ls, *args):
+                wait = _pending(ls)
+                if wait is not None:
+                    await wait[0](*wait[1], **wait[2])
                 try:
                     return await fn(ls, *args)
                 except Exception as exc:  # noqa: BLE001 - every failure becomes an answer
@@ -88,6 +98,9 @@ def answered(method: str):
 
         @functools.wraps(fn)
         def run(ls, *args):
+            wait = _pending(ls)
+            if wait is not None:
+                yield wait
             try:
                 return fn(ls, *args)
             except Exception as exc:  # noqa: BLE001 - every failure becomes an answer
@@ -96,6 +109,13 @@ def answered(method: str):
         return run
 
     return wrap
+
+
+def _pending(ls: Any) -> tuple | None:
+    """What ``ls`` wants a request to wait for first, as pygls' generator
+    handlers yield it, or None."""
+    pending = getattr(ls, "pending_tree", None)
+    return pending() if pending is not None else None
 
 
 class _Unreadable:

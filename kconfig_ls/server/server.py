@@ -4,6 +4,7 @@ and calls the IDE layer (``kconfig_ls.ide``), which works on engine objects."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -41,6 +42,9 @@ RELINK_SECONDS = 0.03
 DEBOUNCE_SECONDS = 0.25
 #: Quiet time after a re-link before the trees it replaced are freed.
 COLLECT_SECONDS = 1.0
+#: Longest a request waits for the tree being built again (see
+#: KconfigServer.pending_tree); it is then answered from no tree.
+TREE_WAIT_SECONDS = 20.0
 #: Bound on the fix search a hover may run (it is cached afterwards).
 HOVER_FIX_SECONDS = 2.0
 _SEVERITY = {
@@ -75,6 +79,10 @@ class KconfigServer(LanguageServer):
         self.tree_dirty = False
         self.columns = Columns(self)
         self.load_lock = asyncio.Lock()
+        #: Clear while the tree is being built again after the old one was
+        #: let go (requests wait for it: :meth:`pending_tree`).
+        self.tree_ready = asyncio.Event()
+        self.tree_ready.set()
         #: Watches the client process named in ``initialize``.
         self.client_watch: asyncio.Task | None = None
         #: Frees replaced trees once the server is idle (see :meth:`schedule_collect`).
@@ -96,6 +104,18 @@ class KconfigServer(LanguageServer):
         if self.project is None or self.project.kc is None:
             return None
         return self.project
+
+    def pending_tree(self) -> tuple | None:
+        """What a request must wait for before it is answered: the tree,
+        while a re-load builds it again (:meth:`load`), as pygls runs a
+        generator handler's yielded ``(handler, args, kwargs)``."""
+        if self.tree_ready.is_set():
+            return None
+        return self._wait_for_tree, (), {}
+
+    async def _wait_for_tree(self) -> None:
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.tree_ready.wait(), TREE_WAIT_SECONDS)
 
     # -- project lifecycle ----------------------------------------------------------
     def pick_root(self, params: lsp.InitializeParams) -> str | None:
@@ -151,7 +171,21 @@ class KconfigServer(LanguageServer):
             self.cancel_load.clear()
             config_only = background and not self.tree_dirty
             self.tree_dirty = False
-            result = await loop.run_in_executor(None, project.load, report, self.cancel_load, config_only)
+            # A re-load lets the old tree go first (see Project.load): from
+            # here until a tree is there again, requests wait.
+            release = not config_only and project.kc is not None
+            if release:
+                self.tree_ready.clear()
+                self.locator = None
+                self.columns.forget()
+            result = None
+            try:
+                result = await loop.run_in_executor(
+                    None, project.load, report, self.cancel_load, config_only, release)
+            finally:
+                # (A cancelled one leaves no tree: the newer load brings it.)
+                if result is None or not result.cancelled or project.kc is not None:
+                    self.tree_ready.set()
             if not config_only and not result.cancelled:
                 self.last_link = "load"
             if token is not None:
@@ -343,9 +377,10 @@ class KconfigServer(LanguageServer):
             self.publish(uri)
 
     def publish(self, uri: str) -> None:
-        """Publish the problems of an open document, for its current text."""
+        """Publish the problems of an open document, for its current text
+        (not while the tree is built again: the load publishes them)."""
         project = self.project
-        if project is None:
+        if project is None or not self.tree_ready.is_set():
             return
         document = self.workspace.get_text_document(uri)
         doc = self.document(uri)
@@ -743,6 +778,7 @@ def _file_view(ls: KconfigServer, project: Project, uri: str):
     lsp.TEXT_DOCUMENT_CODE_ACTION,
     lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]),
 )
+@answered("textDocument/codeAction")
 def on_code_action(ls: KconfigServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
     project = ls.loaded()
     if project is None:

@@ -4,7 +4,7 @@ deletions), with hover, definition, completion and outline requests in
 between and pauses that let the tree re-link.  Every request is answered
 without an error; afterwards the original text gives the same diagnostics,
 hovers and outline as the fresh server had, and the server has not kept
-the trees it replaced (its RSS: ~155 MB after the load, ~210 MB after).
+the trees it replaced: its RSS grows by 10% at most (~170 -> ~185 MB).
 
     STORM_EDITS=3000 scripts/test tests/server/test_edit_storm.py   # a longer storm"""
 
@@ -166,11 +166,12 @@ async def test_an_edit_storm_leaves_no_trace(client: LanguageClient, kernel_tree
     restored, restored_diags = await settled(client, uri, probes, fresh, fresh_diags)
     [after] = server_rss_mb().values()
     print(f"server RSS {before} MB after the load, {after} MB after the storm")
-    # A full re-link holds the old and the new tree at once, and the heap
-    # keeps that peak: one tree's worth of growth (~45-60 MB) is expected
-    # until re-links patch the tree in place (issue 13).  Trees kept alive
-    # (a leak once kept every hovered tree, ~35 MB a re-link) fail this.
-    assert after <= before * 1.6, (before, after)
+    # A re-load lets the old tree go before it builds the new one (CPython
+    # keeps its heap's peak: two trees at once left ~50 MB for good), and
+    # a buffer whose own check stops on a fatal error is not loaded at all.
+    # Trees kept alive (a leak once kept every hovered tree, ~35 MB a
+    # re-link) fail this too.
+    assert after <= before * 1.1, (before, after)
     assert restored_diags == fresh_diags
     assert restored == fresh
     failures = [m.message for m in client.log_messages if m.type == lsp.MessageType.Error]

@@ -20,6 +20,17 @@ class FakeServer:
         self.logged.append(params)
 
 
+def call(handler, ls, *args):
+    """Run a sync handler as pygls does: a generator is driven to its end
+    (with nothing to wait for, it yields nothing)."""
+    run = handler(ls, *args)
+    try:
+        waited = next(run)
+    except StopIteration as done:
+        return done.value
+    raise AssertionError(f"the handler waited for {waited}")
+
+
 def raising(exc):
     @answered("kconfig.test")
     def handler(ls, *args):
@@ -36,7 +47,7 @@ def raising(exc):
 def test_known_failures_get_their_code_and_message(exc, code):
     ls = FakeServer()
     with pytest.raises(JsonRpcException) as info:
-        raising(exc)(ls)
+        call(raising(exc), ls)
     assert info.value.code == code and info.value.message == str(exc) and info.value.data is None
     assert ls.logged == []
 
@@ -44,7 +55,7 @@ def test_known_failures_get_their_code_and_message(exc, code):
 def test_an_unexpected_failure_is_logged_once_and_answered_in_one_line():
     ls = FakeServer()
     with pytest.raises(JsonRpcException) as info:
-        raising(KeyError("line one\nline two"))(ls)
+        call(raising(KeyError("line one\nline two")), ls)
     assert info.value.code == REQUEST_FAILED and info.value.data is None
     assert "\n" not in info.value.message and "unexpected KeyError" in info.value.message
     assert len(ls.logged) == 1 and "Traceback" in ls.logged[0].message
@@ -65,4 +76,58 @@ def test_results_pass_through():
     def handler(ls, value):
         return {"value": value}
 
-    assert handler(FakeServer(), 3) == {"value": 3}
+    assert call(handler, FakeServer(), 3) == {"value": 3}
+
+
+class RebuildingServer(FakeServer):
+    """A server whose tree is being built again: requests wait for it."""
+
+    def __init__(self):
+        super().__init__()
+        self.ready = asyncio.Event()
+        self.tree = None
+
+    def pending_tree(self):
+        return None if self.ready.is_set() else (self.ready.wait, (), {})
+
+
+def test_a_request_waits_for_the_tree_being_built_again():
+    @answered("kconfig.tree")
+    def handler(ls):
+        return ls.tree
+
+    ls = RebuildingServer()
+    run = handler(ls)
+    wait, args, kwargs = next(run)  # pygls runs this, then resumes the generator
+
+    async def rebuild():
+        ls.tree = "new tree"
+        ls.ready.set()
+
+    async def both():
+        await asyncio.gather(wait(*args, **kwargs), rebuild())
+
+    asyncio.run(both())
+    with pytest.raises(StopIteration) as done:
+        run.send(None)
+    assert done.value.value == "new tree"
+    ls.ready = asyncio.Event()  # (an event of the finished loop cannot be waited for again)
+    ls.ready.set()
+    assert call(handler, ls) == "new tree"
+
+
+def test_an_async_request_waits_for_the_tree_too():
+    @answered("kconfig.async-tree")
+    async def handler(ls):
+        return ls.tree
+
+    async def scenario():
+        ls = RebuildingServer()
+        answer = asyncio.ensure_future(handler(ls))
+        await asyncio.sleep(0.01)
+        assert not answer.done()
+        ls.tree = "new tree"
+        ls.ready.set()
+        return await answer
+
+    assert asyncio.run(scenario()) == "new tree"

@@ -234,3 +234,77 @@ def test_a_relink_that_fails_unexpectedly_asks_for_a_load(tmp_path, monkeypatch)
     project.set_overlay(str(tmp_path / "Kconfig"), UNMET_TREE.replace("bool \"net\"", "bool \"network\""))
     assert not project.relink()
     assert "RuntimeError: a bug" in project.relink_error
+
+
+def test_a_release_first_load_holds_one_tree_at_a_time(tmp_path, monkeypatch):
+    """A re-load after edits lets the old tree go before it builds the new
+    one: the process never holds two (CPython keeps its heap's peak)."""
+    import weakref
+
+    import kconfig_ls.kconfig.tree_cache as tree_cache
+
+    project = load(tmp_path, {"Kconfig": UNMET_TREE, ".config": "CONFIG_NET=y\nCONFIG_USER=y\n"})
+    old = weakref.ref(project.kc)
+    alive_while_building = []
+    real_load = tree_cache.load
+
+    def watching(*args, **kwargs):
+        alive_while_building.append(old() is not None)
+        return real_load(*args, **kwargs)
+
+    monkeypatch.setattr(tree_cache, "load", watching)
+    project.set_overlay(str(tmp_path / "Kconfig"), UNMET_TREE + "config LATER\n\tbool \"later\"\n")
+    result = project.load(release_first=True)
+    assert alive_while_building == [False]
+    assert result.error is None and project.kc is result.kc and project.kc.find("LATER") is not None
+    assert project.kc.symbols["HELPER"].str_value_now == "y"
+
+
+def test_a_fatal_error_in_the_edited_buffer_keeps_the_tree(tmp_path):
+    """The edited buffer's own check stops on a fatal error: the load would
+    stop at the same place with the same message, so the tree stays and the
+    error is the one a load reports."""
+    project = load(tmp_path, {"Kconfig": UNMET_TREE})
+    kc = project.kc
+    broken = UNMET_TREE + 'source "nowhere/Kconfig"\n'
+    expected = Project(str(tmp_path), Settings())
+    expected.set_overlay(str(tmp_path / "Kconfig"), broken)
+    failed = expected.load()
+    assert failed.error is not None and expected.kc is None
+    project.set_overlay(str(tmp_path / "Kconfig"), broken)
+    result = project.load(release_first=True)
+    assert project.kc is kc and result.kc is kc
+    assert (str(result.error), result.error.file, result.error.line) == (
+        str(failed.error), failed.error.file, failed.error.line)
+    assert project.load_error is result.error
+
+
+def test_a_release_first_load_that_fails_brings_the_last_good_tree_back(tmp_path, monkeypatch):
+    """A load that fails although the buffer's own check did not (as if a
+    sourced file went between the check and the load) builds the tree of
+    the last good texts again, so requests still have a tree to answer
+    from; when even that fails, the error is said and there is no tree."""
+    files = {"Kconfig": UNMET_TREE + 'source "sub/Kconfig"\n', "sub/Kconfig": "config SUB\n\tbool \"sub\"\n"}
+    project = load(tmp_path, files)
+    monkeypatch.setattr(project, "_fatal_edit", lambda: None)
+    project.set_overlay(str(tmp_path / "Kconfig"), files["Kconfig"] + 'source "gone/Kconfig"\nconfig X\n\tbool\n')
+    result = project.load(release_first=True)
+    assert "gone/Kconfig" in str(result.error) and project.load_error is result.error
+    assert project.kc is result.kc and project.kc.find("SUB") is not None and project.kc.find("X") is None
+
+    (tmp_path / "sub" / "Kconfig").unlink()
+    result = project.load(release_first=True)
+    assert result.kc is None and project.kc is None
+    assert "sub/Kconfig" in str(result.error) and project.load_error is result.error
+
+
+def test_a_cancelled_release_first_load_leaves_no_tree(tmp_path):
+    import threading
+
+    project = load(tmp_path, {"Kconfig": UNMET_TREE})
+    project.set_overlay(str(tmp_path / "Kconfig"), UNMET_TREE + "config LATER\n\tbool \"later\"\n")
+    cancel = threading.Event()
+    cancel.set()
+    result = project.load(cancel=cancel, release_first=True)
+    assert result.cancelled and project.kc is None
+    assert project.load(release_first=True).kc.find("LATER") is not None
