@@ -445,8 +445,15 @@ def autoconf_text(kc: Kconfig) -> str:
 
 def autoheader_text(kc: Kconfig) -> str:
     """``include/generated/autoconf.h``."""
-    prefix = config_prefix(kc)
     out = [header(kc, " *", "/*", " */")]
+    out.extend(f"#define {macro} {value}\n" for macro, value in header_macros(kc))
+    return "".join(out)
+
+
+def header_macros(kc: Kconfig) -> list[tuple[str, str]]:
+    """The ``#define``s of ``autoconf.h`` in its order: (macro, replacement)."""
+    prefix = config_prefix(kc)
+    macros = []
     for sym in _written_symbols(kc):
         if sym.type == UNKNOWN:
             continue
@@ -463,8 +470,20 @@ def autoheader_text(kc: Kconfig) -> str:
                 value = "0x" + value
         elif sym.type == STRING:
             value = escape_string_value(value)
-        out.append(f"#define {prefix}{sym.name}{suffix} {value}\n")
-    return "".join(out)
+        macros.append((f"{prefix}{sym.name}{suffix}", value))
+    return macros
+
+
+def make_variables(kc: Kconfig) -> dict[str, str]:
+    """The assignments of ``include/config/auto.conf``: variable -> value
+    as make sees it (a string keeps its quotes)."""
+    variables = {}
+    for sym in _written_symbols(kc):
+        line = symbol_line(kc, sym, N_NONE, escape=False)
+        if line is not None:
+            name, _, value = line.partition("=")
+            variables[name] = value
+    return variables
 
 
 def rustc_cfg_text(kc: Kconfig) -> str:
