@@ -1,6 +1,7 @@
 """The lines a configuration compiles out of a C-family file.
 
-An arm of a conditional group is dead when its own condition is known to
+The same rules serve Makefiles (:mod:`.make`), whose groups have the
+same shape.  An arm of a conditional group is dead when its own condition is known to
 be false, or an earlier arm's is known to be true; an arm whose condition
 cannot be known (other macros) is left alone, and so is everything that
 depends on which of the arms around it is taken.  Groups inside a dead arm
@@ -10,10 +11,11 @@ are not looked at: the arm's lines cover them.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import cexpr
-from .cpp import Branch, CppFile
+from .cpp import Branch, CppFile, Group
 from .macros import ConfigMacros
 
 _FIRST_NAME = re.compile(r"\s*([A-Za-z_]\w*)")
@@ -35,10 +37,16 @@ class DeadRange:
 
 
 def dead_ranges(cpp: CppFile, macros: ConfigMacros) -> list[DeadRange]:
-    """Every compiled-out arm of ``cpp`` under ``macros``, in file order."""
+    """Every compiled-out arm of C-family file ``cpp`` under ``macros``."""
+    return dead_arms(cpp.groups, lambda branch: condition(branch, macros, cpp.redefined))
+
+
+def dead_arms(groups: list[Group], decide: Callable[[Branch], cexpr.Outcome]) -> list[DeadRange]:
+    """Every dead arm of ``groups`` (outer groups first), in file order,
+    given the value of each arm's own condition."""
     dead: list[DeadRange] = []
     dead_arms: set[int] = set()
-    for group in cpp.groups:
+    for group in groups:
         if group.parent is not None and id(group.parent) in dead_arms:
             continue
         taken: tuple[Branch, cexpr.Outcome] | None = None
@@ -47,7 +55,7 @@ def dead_ranges(cpp: CppFile, macros: ConfigMacros) -> list[DeadRange]:
                 outcome, earlier = taken[1], True
                 decided_at = taken[0].directive.line
             else:
-                outcome, earlier = condition(branch, macros, cpp.redefined), False
+                outcome, earlier = decide(branch), False
                 decided_at = branch.directive.line
                 if outcome.value is not None and outcome.value != 0:
                     taken = (branch, outcome)

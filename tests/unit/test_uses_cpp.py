@@ -107,3 +107,49 @@ def test_crlf_and_an_unterminated_group():
     cpp = scan("#ifdef CONFIG_N\r\nint a;\r\nint b;\r\n")
     [dead] = dead_ranges(cpp, MACROS)
     assert (dead.first_line, dead.last_line) == (2, 4)
+
+
+MAKEFILE = """\
+obj-$(CONFIG_Y) += y.o
+obj-${CONFIG_M} += m.o   # CONFIG_IN_COMMENT
+ccflags-$(CONFIG_N) := -DN
+ifdef CONFIG_N
+n := 1
+else ifeq ($(CONFIG_NR),64)
+nr := 64
+else
+other := 1
+endif
+ifneq ($(CONFIG_M),)
+m := 1
+endif
+ifeq ($(CONFIG_Y)$(OTHER),y)
+unknown := 1
+endif
+CONFIG_LOCAL := y
+ifdef CONFIG_LOCAL
+local := 1
+endif
+define TEXT
+ifdef CONFIG_N
+endef
+ifeq "$(CONFIG_STR)" '"text"'
+str := 1
+endif
+"""
+
+
+def test_makefile_uses_and_dead_arms():
+    from kconfig_ls.uses import make
+    parsed = make.scan(MAKEFILE)
+    uses = [(u.name, u.line, u.col, u.form) for u in parsed.uses]
+    assert uses[:4] == [("CONFIG_Y", 1, 6, "kbuild:obj"), ("CONFIG_M", 2, 6, "kbuild:obj"),
+                        ("CONFIG_N", 3, 10, "kbuild:ccflags"), ("CONFIG_N", 4, 6, "ifdef")]
+    assert not any(u[0] == "CONFIG_IN_COMMENT" for u in uses)
+    assert parsed.assigned == {"CONFIG_LOCAL"}
+    dead = make.dead_ranges(parsed, MACROS)
+    assert [(r.first_line, r.last_line, r.names, r.earlier_taken) for r in dead] == [
+        (5, 5, ("CONFIG_N",), False),
+        (9, 9, ("CONFIG_NR",), True),
+    ]
+    assert make.condition(parsed.groups[-1].branches[0], MACROS, parsed.assigned).value == 1
