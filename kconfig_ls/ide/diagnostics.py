@@ -16,7 +16,7 @@ from ..kconfig.tree import Kconfig
 from .linemap import LineMap
 from .project import Project, is_buffer_name
 
-ERROR, WARNING, INFO = "error", "warning", "info"
+ERROR, WARNING, INFO, HINT = "error", "warning", "info", "hint"
 _ASSIGNMENT = re.compile(r"^(?:# )?CONFIG_([A-Za-z0-9_]+)")
 
 
@@ -30,6 +30,9 @@ class Problem:
     code: str = ""
     #: What a quick fix needs (``{"symbol": ..., "target": ...}``).
     data: dict | None = None
+    #: A problem over several lines ends on this 1-based line, at
+    #: ``end_col`` (None: it ends on ``line``).
+    end_line: int | None = None
 
 
 #: Codes of the problems only a load of the whole tree finds (recursive

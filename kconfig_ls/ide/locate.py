@@ -24,6 +24,9 @@ class Target:
     end_col: int = 0
     line: int = 0
     expansion: str | None = None
+    #: For a use in a source file: what its construct evaluates to
+    #: (markdown, e.g. "`IS_ENABLED(CONFIG_X)` is 1").
+    construct: str | None = None
 
 
 class FileIndex:

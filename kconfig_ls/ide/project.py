@@ -28,6 +28,7 @@ from ..kconfig.revalue import ConfigValues
 from ..kconfig.scenario import remember_base_unmet
 from ..kconfig.shell_cache import ShellCache
 from ..kconfig.tree import Kconfig, gc_paused
+from ..uses.macros import ConfigMacros
 
 ROOT_FILES = ("Kconfig", "Config.in")
 _DEFINITION_RE = re.compile(r"^[ \t]*(?:menu)?config[ \t]+([A-Za-z0-9_]+)[ \t]*(?:#.*)?$", re.M)
@@ -192,6 +193,13 @@ class Project:
         self.tree_problems: dict[str, list] = {}
         #: file name -> (tree, text, FileCheck) of the file's last checked text.
         self._file_checks: dict[str, tuple[Kconfig, str, FileCheck]] = {}
+        #: Counts the changes of the loaded values (loads, config readings,
+        #: re-links): what was computed from them is kept per count.
+        self.values_epoch = 0
+        self._macros: tuple[int, ConfigMacros] | None = None
+        #: Source files (C, Makefiles) read for their CONFIG_ uses, by name
+        #: (see :mod:`.sources`).
+        self.source_scans: dict = {}
 
     # -- setup -------------------------------------------------------------------
     def _environment(self) -> dict[str, str]:
@@ -248,6 +256,7 @@ class Project:
                 self.config_text, self.config_result = self._load_config(kc, self.overlays)
                 self._fixes = {}
                 self.tree_problems = {}
+                self.values_epoch += 1
                 return LoadResult(kc, None, self.config_result.warnings if self.config_result else [])
 
         def report(done: int) -> None:
@@ -313,6 +322,7 @@ class Project:
             return LoadResult(self.kc, cancelled=True)
         with self.lock:
             self._built = True
+            self.values_epoch += 1
             self.load_error = None
             self.file_count_hint = len(kc.files)
             self.config_text, self.config_result = config_text, config_result
@@ -325,6 +335,14 @@ class Project:
             self._file_checks = {}
             self._forget_unused_lexing(kc)
         return LoadResult(kc, None, config_result.warnings if config_result else [])
+
+    def config_macros(self) -> ConfigMacros:
+        """What the loaded configuration defines for C and make (kept until
+        the values change).  Call with :attr:`lock` held."""
+        kept = self._macros
+        if kept is None or kept[0] != self.values_epoch:
+            kept = self._macros = (self.values_epoch, ConfigMacros.of_tree(self.kc))
+        return kept[1]
 
     def _fatal_edit(self) -> KconfigError | None:
         """The fatal error of an edited Kconfig buffer checked on its own
@@ -393,6 +411,7 @@ class Project:
                 self.config_text, self.config_result = self._load_config(kc, self.overlays)
                 self.values.note_changed(self._unsettled)  # (its index was taken over)
             self._unsettled = set()
+            self.values_epoch += 1
         with self.cycle_lock:
             if self._cycles_due:
                 self._cycles_due = False

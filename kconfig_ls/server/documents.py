@@ -8,7 +8,9 @@ in it leads back to the same buffer.
 
 The kind, Kconfig text or config text (``.config``, defconfig, fragment),
 comes from the client's language id when it names one of ours, else from
-the file name (``Kconfig``, ``Kconfig.*``, ``*.kconfig`` are Kconfig).
+the file name (``Kconfig``, ``Kconfig.*``, ``*.kconfig`` are Kconfig).  C,
+assembly, device-tree and make files (by language id or name) are source
+files: only their ``CONFIG_`` uses are read.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from urllib.parse import unquote, urlparse
 from pygls.uris import from_fs_path
 
 from ..ide.project import Project, is_buffer_name, is_kconfig_file
+from ..ide.sources import source_kind
 
 KCONFIG_LANGUAGE = "kconfig"
 CONFIG_LANGUAGE = "kconfig-config"
@@ -44,6 +47,9 @@ class DocumentRef:
     kconfig: bool
     #: A file of the tree's directory (its edits go into the tree's load).
     in_tree: bool
+    #: A source file whose CONFIG_ uses are read: "cpp" (C, headers,
+    #: assembly, device trees) or "make"; then :attr:`kconfig` is False.
+    source: str | None = None
 
 
 def describe(project: Project | None, uri: str, language_id: str | None) -> DocumentRef:
@@ -55,13 +61,16 @@ def describe(project: Project | None, uri: str, language_id: str | None) -> Docu
         shown = path
     else:
         path, name, in_tree, shown = None, uri, False, uri_to_path(uri) or uri
+    source = None
     if language_id == KCONFIG_LANGUAGE:
         kconfig = True
     elif language_id == CONFIG_LANGUAGE:
         kconfig = False
     else:
         kconfig = is_kconfig_file(shown)
-    return DocumentRef(uri, path, name, kconfig, in_tree)
+        if not kconfig:
+            source = source_kind(shown, language_id)
+    return DocumentRef(uri, path, name, kconfig, in_tree, source)
 
 
 def name_to_uri(project: Project, name: str) -> str:

@@ -24,7 +24,7 @@ import kconfig_ls
 
 from .. import __version__
 from ..ide import actions as ide_actions
-from ..ide import completion, diagnostics, hover, navigation, outline
+from ..ide import completion, diagnostics, hover, navigation, outline, sources
 from ..ide.locate import Locator, in_checked_file, in_config_text
 from ..ide.project import Project, Settings, find_root, is_kconfig_file
 from ..kconfig.kernel import available_arches, srcarch_for
@@ -51,6 +51,7 @@ _SEVERITY = {
     "error": lsp.DiagnosticSeverity.Error,
     "warning": lsp.DiagnosticSeverity.Warning,
     "info": lsp.DiagnosticSeverity.Information,
+    "hint": lsp.DiagnosticSeverity.Hint,
 }
 _OUTLINE_KIND = {
     "menu": lsp.SymbolKind.Namespace,
@@ -385,11 +386,22 @@ class KconfigServer(LanguageServer):
         document = self.workspace.get_text_document(uri)
         doc = self.document(uri)
         with project.lock:  # values are computed; a config re-read may be under way
-            problems = diagnostics.document_problems(project, doc.name, document.source, doc.kconfig)
+            if doc.source is not None:
+                if project.kc is None or not doc.in_tree:
+                    return
+                problems = sources.compiled_out(project, doc.name, document.source, doc.source)
+            else:
+                problems = diagnostics.document_problems(project, doc.name, document.source, doc.kconfig)
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
             uri=uri, diagnostics=[self.to_lsp_diagnostic(p, document.lines) for p in problems]))
 
     def to_lsp_diagnostic(self, p: diagnostics.Problem, lines: list[str]) -> lsp.Diagnostic:
+        if p.end_line is not None:  # (lines: the range ends at a line's start)
+            return lsp.Diagnostic(
+                range=lsp.Range(lsp.Position(p.line - 1, p.col), lsp.Position(p.end_line - 1, p.end_col)),
+                message=p.message, severity=_SEVERITY.get(p.severity, lsp.DiagnosticSeverity.Hint),
+                source="kconfig-ls", code=p.code or None, data=p.data,
+                tags=[lsp.DiagnosticTag.Unnecessary] if p.code == "compiled-out" else None)
         line = max(p.line - 1, 0)
         text = lines[line].rstrip("\r\n") if line < len(lines) else ""
         # (A problem of the whole line has an end past it: clamp to the text.)
@@ -540,8 +552,9 @@ async def on_open(ls: KconfigServer, params: lsp.DidOpenTextDocumentParams) -> N
 
 def _feeds_the_load(project: Project, doc: DocumentRef) -> bool:
     """Whether the document's text goes into the tree's load: a Kconfig
-    file of the tree's directory, or the configured config file."""
-    return doc.in_tree and (doc.kconfig or project.is_config_file(doc.path))
+    file of the tree's directory, or the configured config file (also one
+    outside the tree, as in a separate build directory)."""
+    return (doc.in_tree and doc.kconfig) or (doc.path is not None and project.is_config_file(doc.path))
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
@@ -597,6 +610,10 @@ def _target(ls: KconfigServer, uri: str, position: lsp.Position):
     line = document.lines[position.line].rstrip("\r\n") if position.line < len(document.lines) else ""
     col = ls.columns.from_client(line, position.character)
     doc = ls.document(uri)
+    if doc.source is not None:
+        with project.lock:
+            return project, sources.target_at(project, doc.name, document.source, doc.source,
+                                              position.line + 1, col)
     if doc.kconfig:
         view = _file_view(ls, project, uri)
         if view is project.kc:
@@ -644,6 +661,8 @@ def on_hover(ls: KconfigServer, params: lsp.HoverParams) -> lsp.Hover | None:
             where = navigation.definitions(project, kc, target.name)
             text = f"**CONFIG_{target.name}** is not defined {_for_the_tree(project)}" + (
                 " (defined at " + ", ".join(f"{f}:{n}" for f, n in where) + ")" if where else "")
+        if target.construct is not None:
+            text = f"{target.construct}\n\n---\n\n{text}"
     line = target.line - 1
     line_text = ls.columns.line_text(params.text_document.uri, line)
     start, end = (ls.columns.to_client(line_text, c) for c in (target.start_col, target.end_col))
@@ -728,6 +747,8 @@ def on_completion(ls: KconfigServer, params: lsp.CompletionParams) -> lsp.Comple
     if project is None or not _has_text(ls, params.text_document.uri):
         return None
     doc = ls.document(params.text_document.uri)
+    if doc.source is not None:
+        return None  # (the language's own server completes C and make)
     document = ls.workspace.get_text_document(params.text_document.uri)
     lines = document.lines
     line_text = lines[params.position.line].rstrip("\r\n") if params.position.line < len(lines) else ""

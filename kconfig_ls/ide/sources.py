@@ -1,0 +1,153 @@
+"""Kconfig symbols in the files they switch: C sources, headers, assembly,
+device trees, linker scripts, Makefiles and Kbuild files.
+
+What is under the cursor (a ``CONFIG_`` name, with what its construct
+evaluates to under the loaded configuration), and the lines the
+configuration compiles out, as hints.  The scanning is :mod:`..uses`';
+this module ties it to the project and its values.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+
+from ..kconfig.expr import BOOL, STRING, TRISTATE
+from ..uses import cpp, make
+from ..uses.macros import MODULE_SUFFIX, ConfigMacros
+from ..uses.regions import DeadRange, dead_ranges
+from .diagnostics import HINT, Problem
+from .locate import Target
+from .project import Project
+
+#: File name endings read through the C preprocessor.
+_CPP_ENDINGS = (".c", ".h", ".S", ".dts", ".dtsi", ".lds")
+_MAKE_NAMES = re.compile(r"^(?:Makefile|Kbuild)(?:\..*)?$|.*\.mk$")
+
+#: Client language ids of source files (VS Code's and Neovim's).
+CPP_LANGUAGES = frozenset({"c", "cpp", "asm", "arm", "assembly", "dts", "linkerscript"})
+MAKE_LANGUAGES = frozenset({"makefile", "make", "kbuild"})
+
+
+def source_kind(name: str, language_id: str | None = None) -> str | None:
+    """``cpp`` or ``make`` for a file whose ``CONFIG_`` uses are read, else None."""
+    if language_id in CPP_LANGUAGES:
+        return "cpp"
+    if language_id in MAKE_LANGUAGES:
+        return "make"
+    base = os.path.basename(name)
+    if base.endswith(_CPP_ENDINGS) or base.endswith(".lds.S"):
+        return "cpp"
+    if _MAKE_NAMES.match(base):
+        return "make"
+    return None
+
+
+@dataclass
+class ScannedFile:
+    """One text read as its kind (kept while the text stays the same)."""
+
+    kind: str
+    text: str
+    parsed: cpp.CppFile | make.MakeFile
+
+
+def scanned(project: Project, name: str, text: str, kind: str) -> ScannedFile:
+    """``text`` of file ``name`` read as ``kind``, cached for its last text."""
+    cache = project.source_scans
+    kept = cache.get(name)
+    if kept is not None and kept.text == text and kept.kind == kind:
+        return kept
+    prefix = project.config_macros().prefix
+    parsed = cpp.scan(text, prefix) if kind == "cpp" else make.scan(text, prefix)
+    cache[name] = kept = ScannedFile(kind, text, parsed)
+    return kept
+
+
+def dead_lines(project: Project, file: ScannedFile) -> list[DeadRange]:
+    macros = project.config_macros()
+    if file.kind == "cpp":
+        return dead_ranges(file.parsed, macros)
+    return make.dead_ranges(file.parsed, macros)
+
+
+def compiled_out(project: Project, name: str, text: str, kind: str) -> list[Problem]:
+    """The lines the configuration compiles out of the file, one hint per
+    dead arm, saying why (tagged "unnecessary" by the server: faded)."""
+    file = scanned(project, name, text, kind)
+    macros = project.config_macros()
+    problems = []
+    for dead in dead_lines(project, file):
+        reasons = ", ".join(describe(project, macros, n) for n in dead.names) or "its condition is false"
+        verb = "not read by make" if kind == "make" else "compiled out"
+        if dead.earlier_taken:
+            message = f"{verb}: the branch at line {dead.directive_line} is taken ({reasons})"
+        else:
+            message = f"{verb}: {reasons}"
+        problems.append(Problem(dead.first_line, 0, 0, message, HINT, "compiled-out", end_line=dead.last_line + 1))
+    return problems
+
+
+def describe(project: Project, macros: ConfigMacros, macro: str) -> str:
+    """``CONFIG_X is y`` (the symbol's value) for a configuration macro."""
+    name = macros.symbol_of(macro)
+    sym = project.kc.symbols.get(name) if name is not None else None
+    if sym is None:
+        return f"{macro} is not defined by any Kconfig file of the tree"
+    shown = macros.prefix + sym.name
+    value = sym.str_value()
+    if sym.type in (BOOL, TRISTATE):
+        return f"{shown} is {value}"
+    if sym.type == STRING:
+        return f'{shown} is "{value}"'
+    return f"{shown} is {value}" if value else f"{shown} has no value"
+
+
+def target_at(project: Project, name: str, text: str, kind: str, line: int, col: int) -> Target | None:
+    """The configuration name at 1-based ``line``, 0-based ``col``."""
+    file = scanned(project, name, text, kind)
+    macros = project.config_macros()
+    for use in file.parsed.uses:
+        if use.line == line and use.col <= col <= use.end_col:
+            symbol_name = macros.symbol_of(use.name) or use.name[len(macros.prefix):]
+            sym = project.kc.symbols.get(symbol_name)
+            if sym is not None and not sym.nodes:
+                sym = None
+            target = Target("symbol" if sym is not None else "name", symbol_name, sym, None,
+                            use.col, use.end_col, use.line)
+            target.construct = construct(macros, use, sym, kind)
+            return target
+        if use.line > line:
+            break
+    return None
+
+
+def construct(macros: ConfigMacros, use: cpp.Use, sym, kind: str) -> str:
+    """What the construct around a use evaluates to, in markdown."""
+    if sym is None:
+        return f"`{use.name}` is defined by no Kconfig file of the tree: it is never set"
+    base = macros.prefix + sym.name
+    builtin = macros.header.get(base) == "1"
+    modular = macros.header.get(base + MODULE_SUFFIX) == "1"
+    if kind == "make":
+        value = macros.make.get(base, "")
+        if use.form.startswith("kbuild:"):
+            lists = use.form.split(":", 1)[1]
+            meaning = {"y": "built in", "m": "built as a module"}.get(value, "not built")
+            return f"`{lists}-$({base})` is `{lists}-{value}`: {meaning}"
+        return f"`$({base})` is `{value}`" if value else f"`$({base})` is empty ({base} is not set)"
+    if use.form in ("IS_ENABLED", "IS_BUILTIN", "IS_MODULE"):
+        value = {"IS_ENABLED": builtin or modular, "IS_BUILTIN": builtin, "IS_MODULE": modular}[use.form]
+        return f"`{use.form}({base})` is {int(value)}"
+    if use.form == "IS_REACHABLE":
+        if modular:
+            return f"`IS_REACHABLE({base})` is 1 in code built as a module, 0 in built-in code ({base} is m)"
+        return f"`IS_REACHABLE({base})` is {int(builtin)}"
+    if use.name != base:  # CONFIG_X_MODULE
+        if sym.type != TRISTATE:
+            return f"`{use.name}` is never defined: {base} is a {sym.type_name()} symbol, never m"
+        return f"`{use.name}` is {'defined (1)' if modular else 'not defined'}"
+    if base in macros.header:
+        return f"`{base}` is defined as `{macros.header[base]}`"
+    return f"`{base}` is not defined" + (f" (`{base}{MODULE_SUFFIX}` is: {base} is m)" if modular else "")
