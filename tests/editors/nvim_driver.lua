@@ -1,6 +1,8 @@
 -- Driven by tests/editors/test_nvim.py: open a Kconfig file with the real
 -- plugin, wait for the client, ask hover and definition, break a line and
--- wait for its diagnostic; write what happened as JSON to $KCONFIG_LS_OUT.
+-- wait for its diagnostic (for a break line of -1, a source file: wait for
+-- the compiled-out lines the plugin highlights); write what happened as
+-- JSON to $KCONFIG_LS_OUT.
 local out_path = os.getenv('KCONFIG_LS_OUT')
 local file = os.getenv('KCONFIG_LS_FILE')
 local hover_line = tonumber(os.getenv('KCONFIG_LS_HOVER_LINE'))
@@ -21,6 +23,7 @@ local ok, err = pcall(function()
     trusted = os.getenv('KCONFIG_LS_TRUSTED') == '1',
     settings = vim.fn.json_decode(os.getenv('KCONFIG_LS_SETTINGS') or '{}'),
   })
+  vim.cmd('filetype on')  -- (as in a user's Neovim; -u NONE leaves it off)
   vim.cmd('edit ' .. vim.fn.fnameescape(file))
   local bufnr = vim.api.nvim_get_current_buf()
   result.filetype = vim.bo[bufnr].filetype
@@ -78,6 +81,16 @@ local ok, err = pcall(function()
     vim.api.nvim_set_current_buf(bufnr)
   end
 
+  if break_line < 0 then
+    -- A source file: the compiled-out lines the plugin highlights.
+    result.faded_lines = {}
+    vim.wait(60000, function()
+      local marks = vim.api.nvim_buf_get_extmarks(bufnr, require('kconfig_ls').faded_ns, 0, -1, {})
+      for _, m in ipairs(marks) do table.insert(result.faded_lines, m[2]) end
+      return #marks > 0
+    end, 100)
+    return
+  end
   local line = vim.api.nvim_buf_get_lines(bufnr, break_line, break_line + 1, false)[1]
   vim.api.nvim_buf_set_lines(bufnr, break_line, break_line + 1, false, { line .. ' && (' })
   result.diagnostic_seen = vim.wait(60000, function()

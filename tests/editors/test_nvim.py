@@ -100,6 +100,23 @@ def test_nvim_on_the_kernel_tree(tmp_path, kernel_tree):
     assert result["diagnostic_seen"], result
 
 
+@pytest.mark.kernel
+def test_nvim_on_a_c_file_of_the_kernel_tree(tmp_path, kernel_tree):
+    """kernel/sched/core.c (filetype c) with the x86_64 defaults, under which
+    SCHED_CORE is n: the plugin attaches, the hover says what #ifdef sees,
+    gd goes to the Kconfig entry, the guarded block is highlighted."""
+    name = kernel_tree / "kernel" / "sched" / "core.c"
+    lines = name.read_text().split("\n")
+    ifdef = lines.index("#ifdef CONFIG_SCHED_CORE")
+    other = lines.index("#else /* !CONFIG_SCHED_CORE */")
+    result = run_nvim(tmp_path, name, (ifdef, 10), -1, settings={"arch": "x86_64"}, trusted=True)
+    assert result["filetype"] == "c" and result["attached"]
+    assert result["hover"].startswith("`CONFIG_SCHED_CORE` is not defined") and "value **n**" in result["hover"]
+    assert [(d["file"].split("linux-source-6.1/")[1]) for d in result["definitions"]] == ["kernel/Kconfig.preempt"]
+    faded = set(result["faded_lines"])
+    assert set(range(ifdef + 1, other)) <= faded and other + 1 not in faded
+
+
 def checkhealth(tmp_path: Path, cmd: list[str]) -> str:
     """`:checkhealth kconfig_ls` in the real nvim with this server command."""
     out = tmp_path / "health.txt"

@@ -139,6 +139,23 @@ def test_the_bundled_server_serves_hover_on_the_kernel_tree(ready, kernel_tree, 
     assert "Kconfig: x86 · .config (defaults)" in result["status"], result["status"]
 
 
+def test_a_c_file_of_the_kernel_tree_shows_config_values_and_faded_blocks(ready, kernel_tree, tmp_path):
+    """kernel/sched/core.c in the real VS Code, the .vsix alone (no
+    .config: the defaults, with which SCHED_CORE is n): the hover on
+    CONFIG_SCHED_CORE says what #ifdef sees and the symbol's value, and the
+    block it guards is drawn faded.  The editor opens kernel/ (Kconfig.*
+    files activate the extension); the server finds the tree's root."""
+    folder = kernel_tree / "kernel"
+    lines = (folder / "sched" / "core.c").read_text().split("\n")
+    line = lines.index("#ifdef CONFIG_SCHED_CORE") + 1
+    result = drive_vscode(folder, "sched/core.c", line, len("#ifdef CONFIG_S") + 1, "CONFIG_SCHED_CORE is not defined",
+                          "--count-faded", home=tmp_path / "home")
+    hover = page_text(result["hover"])
+    assert hover.startswith("CONFIG_SCHED_CORE is not defined"), hover
+    assert "CONFIG_SCHED_CORE · bool · value n" in hover, hover
+    assert result["faded"] > 0, result
+
+
 def test_the_vsix_carries_the_server_and_its_dependencies():
     if not VSIX.exists():
         missing("the extension is not built (scripts/vscode-test)")

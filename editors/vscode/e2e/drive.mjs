@@ -7,9 +7,12 @@
 //   node e2e/drive.mjs --code-server BIN --vsix FILE --folder DIR \
 //        --file drivers/Kconfig --line 16 --column 9 [--python PYTHON] [--chromium BIN] [--expect TEXT] \
 //        [--screenshot PNG] [--definition-at LINE:COL] [--break-at LINE [--break-text TEXT]] [--read-output]
+//        [--count-faded]
 // Without --python no server setting is made: the extension finds its server
 // itself (the bundled one).  With --read-output, also opens the "Kconfig"
 // Output channel and reports its text as "output".
+// With --count-faded, also reports how many spans on screen are drawn faded
+// (diagnostics tagged "unnecessary": the compiled-out lines) as "faded".
 // With --definition-at, also presses F12 there and reports the cursor's new
 // "Ln L, Col C"; with --break-at, types TEXT at the end of that line and
 // reports the error count the status bar then shows.
@@ -42,6 +45,7 @@ const { values: args } = parseArgs({
     "break-at": { type: "string" },
     "break-text": { type: "string", default: " (" },
     "read-output": { type: "boolean", default: false },
+    "count-faded": { type: "boolean", default: false },
   },
 });
 for (const name of ["code-server", "vsix", "folder", "file", "line", "column"]) {
@@ -195,6 +199,9 @@ try {
   const result = { hover, status };
   if (hover.includes(args.expect)) {
     exitCode = 0;
+    if (args["count-faded"]) {
+      result.faded = await poll(async () => page.locator(".monaco-editor .squiggly-inline-unnecessary").count());
+    }
     if (args.screenshot) await page.screenshot({ path: args.screenshot });
     await page.keyboard.press("Escape");
     if (args["read-output"]) {

@@ -62,7 +62,7 @@ async function startClient(): Promise<void> {
     options: located.env ? { env: { ...process.env, ...located.env } } : undefined,
   };
   const clientOptions: LanguageClientOptions = {
-    documentSelector: [{ language: "kconfig" }, { language: "kconfig-config" }],
+    documentSelector: documentSelector(config.get<boolean>("sourceFiles", true)),
     initializationOptions: initializationOptions(settings(), vscode.workspace.isTrusted),
     outputChannel: output,
     // The hover's "full explanation" link runs this command, and only it.
@@ -80,6 +80,21 @@ async function startClient(): Promise<void> {
   }
   showStatus(status);
 }
+
+/** The documents the server is given: Kconfig and config files, and with
+ * kconfig.sourceFiles the tree's C, assembly, device-tree and make files
+ * (the server reads only their CONFIG_ uses). */
+function documentSelector(sourceFiles: boolean): { language: string; scheme?: string }[] {
+  const selector: { language: string; scheme?: string }[] = [{ language: "kconfig" }, { language: "kconfig-config" }];
+  if (sourceFiles) {
+    for (const language of SOURCE_LANGUAGES) selector.push({ language, scheme: "file" });
+  }
+  return selector;
+}
+
+/** Language ids of VS Code and common extensions for the files whose
+ * CONFIG_ uses the server reads. */
+const SOURCE_LANGUAGES = ["c", "cpp", "asm", "arm", "dts", "linkerscript", "makefile"];
 
 async function stopClient(): Promise<void> {
   const running = client;
@@ -234,7 +249,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       await startClient();
     }),
     vscode.workspace.onDidChangeConfiguration(async (event) => {
-      if (event.affectsConfiguration("kconfig.server")) {
+      if (event.affectsConfiguration("kconfig.server") || event.affectsConfiguration("kconfig.sourceFiles")) {
         await stopClient();
         await startClient();
       } else if (event.affectsConfiguration("kconfig") && client) {

@@ -16,7 +16,17 @@ M.defaults = {
   -- Buffer-local K (hover), gd (definition), gr (references) where the
   -- buffer has no mapping of its own; Neovim before 0.10 has none by default.
   keymaps = true,
+  -- Also attach to the tree's C, assembly, device-tree and make buffers:
+  -- hover and definition on CONFIG_ symbols, and the lines the
+  -- configuration compiles out drawn with the KconfigCompiledOut highlight
+  -- (linked to Comment).  Only these: the language's own server does the rest.
+  source_files = true,
 }
+
+-- The filetypes of such buffers.
+M.source_filetypes = { 'c', 'cpp', 'asm', 'dts', 'make', 'kbuild', 'ld' }
+-- Where the compiled-out lines are highlighted.
+M.faded_ns = vim.api.nvim_create_namespace('kconfig_ls_faded')
 
 M.config = vim.deepcopy(M.defaults)
 M.clients = {} -- root_dir -> client id
@@ -81,7 +91,27 @@ function M.statusline()
   return 'Kconfig: ' .. arch .. file .. (status.configExists == false and ' (defaults)' or '')
 end
 
-function M.attach(bufnr)
+-- Published diagnostics as usual, then the lines of those tagged
+-- "unnecessary" (compiled out) highlighted: Neovim before 0.10 does not
+-- draw that tag itself.
+function M.on_diagnostics(err, result, ctx, config)
+  vim.lsp.handlers['textDocument/publishDiagnostics'](err, result, ctx, config)
+  local bufnr = result and vim.uri_to_bufnr(result.uri)
+  if not bufnr or not vim.api.nvim_buf_is_loaded(bufnr) then return end
+  vim.api.nvim_buf_clear_namespace(bufnr, M.faded_ns, 0, -1)
+  local count = vim.api.nvim_buf_line_count(bufnr)
+  for _, d in ipairs(result.diagnostics or {}) do
+    if d.tags and vim.tbl_contains(d.tags, 1) then
+      local last = d.range['end'].line
+      if d.range['end'].character == 0 then last = last - 1 end
+      for line = d.range.start.line, math.min(last, count - 1) do
+        vim.api.nvim_buf_add_highlight(bufnr, M.faded_ns, 'KconfigCompiledOut', line, 0, -1)
+      end
+    end
+  end
+end
+
+function M.attach(bufnr, source)
   bufnr = bufnr or vim.api.nvim_get_current_buf()
   local name = vim.api.nvim_buf_get_name(bufnr)
   local root = M.find_root(name)
@@ -94,13 +124,13 @@ function M.attach(bufnr)
       root_dir = root,
       init_options = init_options(),
       workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
-      handlers = { ['kconfig/status'] = M.on_status },
+      handlers = { ['kconfig/status'] = M.on_status, ['textDocument/publishDiagnostics'] = M.on_diagnostics },
     })
     M.clients[root] = id
   end
   if id then
     vim.lsp.buf_attach_client(bufnr, id)
-    if M.config.keymaps then
+    if M.config.keymaps and not source then
       for lhs, fn in pairs({ K = 'hover', gd = 'definition', gr = 'references' }) do
         if vim.fn.maparg(lhs, 'n') == '' then
           vim.api.nvim_buf_set_keymap(bufnr, 'n', lhs, '<cmd>lua vim.lsp.buf.' .. fn .. '()<CR>',
@@ -278,6 +308,17 @@ function M.setup(opts)
     pattern = { 'kconfig', 'kconfig-config' },
     callback = function(args) M.attach(args.buf) end,
   })
+  vim.api.nvim_set_hl(0, 'KconfigCompiledOut', { link = 'Comment', default = true })
+  if M.config.source_files then
+    vim.api.nvim_create_autocmd('FileType', {
+      group = group,
+      pattern = M.source_filetypes,
+      callback = function(args)
+        -- (Only a file inside a Kconfig tree; no server starts for others.)
+        if M.find_root(vim.api.nvim_buf_get_name(args.buf)) then M.attach(args.buf, true) end
+      end,
+    })
+  end
   define_commands()
 end
 
