@@ -17,7 +17,7 @@ from ..kconfig.expr import BOOL, STRING, TRISTATE
 from ..uses import cpp, make
 from ..uses.macros import MODULE_SUFFIX, ConfigMacros
 from ..uses.regions import DeadRange, dead_ranges
-from .diagnostics import HINT, Problem
+from .diagnostics import HINT, WARNING, Problem
 from .locate import Target
 from .project import Project
 
@@ -70,6 +70,64 @@ def dead_lines(project: Project, file: ScannedFile) -> list[DeadRange]:
     if file.kind == "cpp":
         return dead_ranges(file.parsed, macros)
     return make.dead_ranges(file.parsed, macros)
+
+
+def source_problems(project: Project, name: str, text: str, kind: str) -> list[Problem]:
+    """What the file shows of the configuration: its compiled-out lines and
+    its questionable uses, in line order."""
+    problems = compiled_out(project, name, text, kind) + questionable_uses(project, name, text, kind)
+    problems.sort(key=lambda p: (p.line, p.col))
+    return problems
+
+
+def questionable_uses(project: Project, name: str, text: str, kind: str) -> list[Problem]:
+    """Uses that cannot mean what they say: a name no Kconfig file of any
+    architecture defines (as the kernel's ``scripts/checkkconfigsymbols.py``
+    finds them, but not in comments or strings, not for names the file
+    defines itself, not under ``tools/``, which has configurations of its
+    own), a ``CONFIG_X_MODULE`` of a symbol that is never ``m``, and
+    ``IS_ENABLED()`` and friends of a symbol that is no bool or tristate."""
+    file = scanned(project, name, text, kind)
+    macros = project.config_macros()
+    defined = project.all_arch_definitions()
+    local = file.parsed.redefined if kind == "cpp" else file.parsed.assigned
+    checks_names = not name.startswith("tools/")
+    problems = []
+    for use in file.parsed.uses:
+        symbol_name = use.name[len(macros.prefix):]
+        if use.name in local:
+            continue
+        if checks_names and is_checked_name(symbol_name) and symbol_name not in defined and not (
+                symbol_name.endswith(MODULE_SUFFIX) and symbol_name[: -len(MODULE_SUFFIX)] in defined):
+            problems.append(Problem(use.line, use.col, use.end_col,
+                                    f"{use.name} is not defined by any Kconfig file (of any architecture)",
+                                    WARNING, "undefined-symbol"))
+            continue
+        sym = project.kc.symbols.get(macros.symbol_of(use.name) or "")
+        if sym is None or not sym.nodes:
+            continue
+        if use.name == macros.prefix + sym.name + MODULE_SUFFIX and sym.type != TRISTATE:
+            problems.append(Problem(use.line, use.col, use.end_col,
+                                    f"{use.name} is never defined: {sym.name} is {sym.type_name}, never m",
+                                    WARNING, "never-module"))
+        elif use.form in cpp.CONFIG_TESTS and sym.type not in (BOOL, TRISTATE):
+            problems.append(Problem(use.line, use.col, use.end_col,
+                                    f"{use.form}() of {sym.type_name} symbol {sym.name}: it is 1 only when the "
+                                    f"value is 1", WARNING, "config-test-type"))
+    return problems
+
+
+#: Capitals and digits: ``scripts/checkkconfigsymbols.py`` takes a name for
+#: a symbol when it has two of them at least and ends in a letter or digit
+#: (``CONFIG_X``, ``CONFIG_foo`` and pasted ``CONFIG_A_##b`` are not).
+_CAPITAL_OR_DIGIT = re.compile(r"[A-Z0-9]")
+#: Its placeholder names of examples.
+_EXAMPLE_NAMES = frozenset({"FOO", "BAR", "FOO_BAR", "XXX"})
+
+
+def is_checked_name(name: str) -> bool:
+    return (name[-1:].isalnum() and name not in _EXAMPLE_NAMES
+            and len(_CAPITAL_OR_DIGIT.findall(name)) >= 2)
 
 
 def compiled_out(project: Project, name: str, text: str, kind: str) -> list[Problem]:
@@ -146,7 +204,7 @@ def construct(macros: ConfigMacros, use: cpp.Use, sym, kind: str) -> str:
         return f"`IS_REACHABLE({base})` is {int(builtin)}"
     if use.name != base:  # CONFIG_X_MODULE
         if sym.type != TRISTATE:
-            return f"`{use.name}` is never defined: {base} is a {sym.type_name()} symbol, never m"
+            return f"`{use.name}` is never defined: {base} is a {sym.type_name} symbol, never m"
         return f"`{use.name}` is {'defined (1)' if modular else 'not defined'}"
     if base in macros.header:
         return f"`{base}` is defined as `{macros.header[base]}`"

@@ -389,7 +389,7 @@ class KconfigServer(LanguageServer):
             if doc.source is not None:
                 if project.kc is None or not doc.in_tree:
                     return
-                problems = sources.compiled_out(project, doc.name, document.source, doc.source)
+                problems = sources.source_problems(project, doc.name, document.source, doc.source)
             else:
                 problems = diagnostics.document_problems(project, doc.name, document.source, doc.kconfig)
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(

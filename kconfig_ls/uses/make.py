@@ -63,22 +63,21 @@ def scan(text: str, prefix: str = "CONFIG_") -> MakeFile:
         i += 1
         match = _CONDITIONAL.match(logical)
         keyword = match.group(1) if match else None
-        if in_define:
-            in_define = keyword != "endef"
-            continue
-        if keyword == "define":
-            in_define = True
-            continue
-        if match is not None and keyword != "endef":
+        if in_define or keyword == "define":
+            # A macro's text: its uses count, its lines are no directives.
+            in_define = keyword != "endef" if in_define else True
+            keyword = None
+        elif match is not None and keyword != "endef":
             rest = match.group(2).rstrip()
             if keyword == "else" and rest:
                 inner = _CONDITIONAL.match(rest)
                 if inner is not None and inner.group(1) in ("ifdef", "ifndef", "ifeq", "ifneq"):
                     keyword, rest = "else " + inner.group(1), inner.group(2).rstrip()
             directives.append(Directive(keyword, rest, first + 1, i))
-        assignment = assign_re.match(logical)
-        if assignment is not None:
-            assigned.add(assignment.group(1))
+        if not in_define:
+            assignment = assign_re.match(logical)
+            if assignment is not None:
+                assigned.add(assignment.group(1))
         for n in range(first, i):
             code = strip_comment(lines[n])
             for m in use_re.finditer(code):
