@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 CONFIG_TESTS = ("IS_ENABLED", "IS_BUILTIN", "IS_MODULE", "IS_REACHABLE")
 _COMMENT_OR_LITERAL = re.compile(r"""/\*.*?(?:\*/|\Z)|//(?:\\\n|[^\n])*|"(?:\\.|[^"\\\n])*"?|'(?:\\.|[^'\\\n])*'?""",
                                  re.S)
-_DIRECTIVE = re.compile(r"[ \t]*#[ \t]*([A-Za-z_]\w*)?")
+_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*([A-Za-z_]\w*)?", re.M)
+_NOT_NEWLINE = re.compile(r"[^\n]")
 _NAME = re.compile(r"\b[A-Za-z_]\w*")
 
 
@@ -94,44 +95,60 @@ def blank_comments(text: str) -> str:
     """``text`` with every comment and string/character literal replaced by
     spaces (newlines kept, so every position stays where it was)."""
     def blank(match: re.Match) -> str:
-        return re.sub(r"[^\n]", " ", match.group())
+        found = match.group()
+        return " " * len(found) if "\n" not in found else _NOT_NEWLINE.sub(" ", found)
     return _COMMENT_OR_LITERAL.sub(blank, text)
+
+
+class _Lines:
+    """Line numbers of offsets asked in increasing order (counted, not
+    split: kernel trees have files of 100,000 lines)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.offset = 0
+        self.line = 1
+
+    def at(self, offset: int) -> int:
+        self.line += self.text.count("\n", self.offset, offset)
+        self.offset = offset
+        return self.line
+
+    def start(self, offset: int) -> int:
+        """The offset where the line of ``offset`` starts."""
+        return self.text.rfind("\n", 0, offset) + 1
 
 
 def scan(text: str, prefix: str = "CONFIG_") -> CppFile:
     """Directives, conditional groups and uses of ``prefix`` names."""
     clean = blank_comments(text.replace("\r\n", "\n").replace("\r", "\n"))
-    lines = clean.split("\n")
     directives: list[Directive] = []
-    directive_lines: set[int] = set()
-    i = 0
-    while i < len(lines):
-        match = _DIRECTIVE.match(lines[i])
-        if match is None:
-            i += 1
-            continue
-        first = i
-        starts = []
-        pieces = []
-        offset = 0
-        col = match.end()
+    spans: list[tuple[int, int]] = []  # (start, end) offsets of each directive
+    lines = _Lines(clean)
+    for match in _DIRECTIVE.finditer(clean):
+        if spans and match.start() < spans[-1][1]:
+            continue  # (a continuation line of the directive before)
+        first = lines.at(match.start())
+        starts, pieces, offset = [], [], 0
+        line, pos = first, match.end()
+        col = match.end() - match.start()
         while True:
-            piece = lines[i][col:]
+            eol = clean.find("\n", pos)
+            eol = len(clean) if eol < 0 else eol
+            piece = clean[pos:eol]
             continued = piece.endswith("\\")
             if continued:
                 piece = piece[:-1]
-            starts.append((offset, i + 1, col))
+            starts.append((offset, line, col))
             pieces.append(piece)
             offset += len(piece)
-            directive_lines.add(i + 1)
-            if not continued or i + 1 >= len(lines):
+            if not continued or eol >= len(clean):
                 break
-            i += 1
-            col = 0
-        directives.append(Directive(match.group(1) or "", "".join(pieces), first + 1, i + 1, starts))
-        i += 1
-    uses = _uses(lines, directives, directive_lines, prefix)
-    groups = _groups(directives, len(lines))
+            pos, line, col = eol + 1, line + 1, 0
+        spans.append((match.start(), eol))
+        directives.append(Directive(match.group(1) or "", "".join(pieces), first, line, starts))
+    uses = _uses(clean, directives, spans, prefix)
+    groups = _groups(directives, clean.count("\n") + 1)
     redefined = set()
     for d in directives:
         if d.keyword in ("define", "undef"):
@@ -141,18 +158,23 @@ def scan(text: str, prefix: str = "CONFIG_") -> CppFile:
     return CppFile(directives, groups, uses, redefined)
 
 
-def _uses(lines: list[str], directives: list[Directive], directive_lines: set[int], prefix: str) -> list[Use]:
+def _uses(clean: str, directives: list[Directive], spans: list[tuple[int, int]], prefix: str) -> list[Use]:
     pattern = re.compile(r"\b" + re.escape(prefix) + r"\w+")
     uses = []
     for d in directives:
         for m in pattern.finditer(d.text):
             line, col = d.place(m.start())
             uses.append(Use(m.group(), line, col, _form(d.text, m.start(), d.keyword)))
-    for number, line_text in enumerate(lines, 1):
-        if number in directive_lines:
-            continue
-        for m in pattern.finditer(line_text):
-            uses.append(Use(m.group(), number, m.start(), _form(line_text, m.start(), "")))
+    lines = _Lines(clean)
+    span = 0
+    for m in pattern.finditer(clean):
+        while span < len(spans) and spans[span][1] < m.start():
+            span += 1
+        if span < len(spans) and spans[span][0] <= m.start():
+            continue  # (in a directive: above)
+        line_start = lines.start(m.start())
+        uses.append(Use(m.group(), lines.at(m.start()), m.start() - line_start,
+                        _form(clean[line_start:m.end()], m.start() - line_start, "")))
     uses.sort(key=lambda u: (u.line, u.col))
     return uses
 
