@@ -28,6 +28,7 @@ from ..kconfig.revalue import ConfigValues
 from ..kconfig.scenario import remember_base_unmet
 from ..kconfig.shell_cache import ShellCache
 from ..kconfig.tree import Kconfig, gc_paused
+from ..uses.index import UseIndex
 from ..uses.macros import ConfigMacros
 
 ROOT_FILES = ("Kconfig", "Config.in")
@@ -200,6 +201,9 @@ class Project:
         #: Source files (C, Makefiles) read for their CONFIG_ uses, by name
         #: (see :mod:`.sources`).
         self.source_scans: dict = {}
+        #: Where each CONFIG_ name is used in the tree's source files (built
+        #: in the background by :meth:`index_uses`).
+        self.uses: UseIndex | None = None
 
     # -- setup -------------------------------------------------------------------
     def _environment(self) -> dict[str, str]:
@@ -335,6 +339,13 @@ class Project:
             self._file_checks = {}
             self._forget_unused_lexing(kc)
         return LoadResult(kc, None, config_result.warnings if config_result else [])
+
+    def index_uses(self, progress: Callable[[int, int], None] | None = None) -> int:
+        """Build or bring up to date the index of CONFIG_ uses in the tree's
+        source files; how many files were read."""
+        if self.uses is None:
+            self.uses = UseIndex(self.root, self.env.get("CONFIG_", "CONFIG_"), self.env)
+        return self.uses.update(progress)
 
     def config_macros(self) -> ConfigMacros:
         """What the loaded configuration defines for C and make (kept until

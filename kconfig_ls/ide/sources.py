@@ -9,21 +9,17 @@ this module ties it to the project and its values.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 
 from ..kconfig.expr import BOOL, STRING, TRISTATE
 from ..uses import cpp, make
+from ..uses.index import file_kind
 from ..uses.macros import MODULE_SUFFIX, ConfigMacros
 from ..uses.regions import DeadRange, dead_ranges
 from .diagnostics import HINT, WARNING, Problem
 from .locate import Target
 from .project import Project
-
-#: File name endings read through the C preprocessor.
-_CPP_ENDINGS = (".c", ".h", ".S", ".dts", ".dtsi", ".lds")
-_MAKE_NAMES = re.compile(r"^(?:Makefile|Kbuild)(?:\..*)?$|.*\.mk$")
 
 #: Client language ids of source files (VS Code's and Neovim's).
 CPP_LANGUAGES = frozenset({"c", "cpp", "asm", "arm", "assembly", "dts", "linkerscript"})
@@ -36,12 +32,7 @@ def source_kind(name: str, language_id: str | None = None) -> str | None:
         return "cpp"
     if language_id in MAKE_LANGUAGES:
         return "make"
-    base = os.path.basename(name)
-    if base.endswith(_CPP_ENDINGS) or base.endswith(".lds.S"):
-        return "cpp"
-    if _MAKE_NAMES.match(base):
-        return "make"
-    return None
+    return file_kind(name)
 
 
 @dataclass
@@ -209,3 +200,23 @@ def construct(macros: ConfigMacros, use: cpp.Use, sym, kind: str) -> str:
     if base in macros.header:
         return f"`{base}` is defined as `{macros.header[base]}`"
     return f"`{base}` is not defined" + (f" (`{base}{MODULE_SUFFIX}` is: {base} is m)" if modular else "")
+
+
+def source_references(project: Project, name: str, open_files: dict[str, tuple[str, str]]
+                      ) -> list[tuple[str, int, int, int]]:
+    """(file, line, col, end col) of the uses of symbol ``name`` in the
+    tree's source files: the index's (:attr:`Project.uses`), with the open
+    buffers' own texts (name -> (text, kind)) instead of their files."""
+    prefix = project.config_macros().prefix
+    macros = {prefix + name, prefix + name + MODULE_SUFFIX}
+    found = []
+    index = project.uses
+    if index is not None:
+        found = [(file, line, col, col + len(macro)) for file, line, col, macro in index.uses_of(sorted(macros))
+                 if file not in open_files]
+    for file, (text, kind) in open_files.items():
+        for use in scanned(project, file, text, kind).parsed.uses:
+            if use.name in macros:
+                found.append((file, use.line, use.col, use.end_col))
+    found.sort()
+    return found

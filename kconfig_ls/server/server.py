@@ -86,6 +86,8 @@ class KconfigServer(LanguageServer):
         self.tree_ready.set()
         #: Watches the client process named in ``initialize``.
         self.client_watch: asyncio.Task | None = None
+        #: Builds the index of CONFIG_ uses after the first load (:meth:`index_uses`).
+        self.index_task: asyncio.Future | None = None
         #: Frees replaced trees once the server is idle (see :meth:`schedule_collect`).
         self.collect_task: asyncio.Task | None = None
         #: The trees re-links replaced, until the collector frees them.
@@ -218,6 +220,34 @@ class KconfigServer(LanguageServer):
         if self.project is not None and self.project.kc is not None:
             # (Not awaited: the first re-link waits for it if it must.)
             asyncio.get_running_loop().run_in_executor(None, self.project.prepare_relink)
+            if self.index_task is None:
+                self.index_task = asyncio.ensure_future(self.index_uses(self.project))
+
+    async def index_uses(self, project: Project) -> None:
+        """Index the CONFIG_ uses of the tree's source files, with progress
+        (the first time ~15 s on a kernel tree, then a walk of ~1 s)."""
+        token = await self.new_progress_token()
+        loop = asyncio.get_running_loop()
+
+        def report(done: int, total: int) -> None:
+            if token is not None:
+                loop.call_soon_threadsafe(self.work_done_progress.report, token, lsp.WorkDoneProgressReport(
+                    message=f"{done}/{total} files", percentage=min(99, done * 100 // max(total, 1))))
+
+        if token is not None:
+            self.work_done_progress.begin(token, lsp.WorkDoneProgressBegin(
+                title="Indexing CONFIG_ uses", message=project.root, percentage=0))
+        message = "done"
+        try:
+            read = await loop.run_in_executor(None, project.index_uses, report)
+            message = f"{read} files read"
+        except Exception as exc:  # noqa: BLE001 - references then leave out C files and Makefiles
+            message = f"failed: {exc}"
+            self.window_log_message(lsp.LogMessageParams(
+                type=lsp.MessageType.Warning, message=f"kconfig-ls: indexing CONFIG_ uses failed: {exc}"))
+        finally:
+            if token is not None:
+                self.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=message))
 
     def status(self) -> dict:
         """What the server has open: root, arch, config file, trust, counts
@@ -439,7 +469,9 @@ def on_initialize(ls: KconfigServer, params: lsp.InitializeParams) -> None:
         ls.project = Project(root, ls.settings)
 
 
-WATCHED_GLOBS = ("**/Kconfig", "**/Kconfig.*", "**/Config.in", "**/*.kconfig", "**/.config", "**/*defconfig")
+WATCHED_GLOBS = ("**/Kconfig", "**/Kconfig.*", "**/Config.in", "**/*.kconfig", "**/.config", "**/*defconfig",
+                 # (source files: their CONFIG_ uses are indexed)
+                 "**/*.{c,h,S,dts,dtsi,lds,mk}", "**/Makefile", "**/Makefile.*", "**/Kbuild")
 
 
 @server.feature(lsp.INITIALIZED)
@@ -484,6 +516,8 @@ def end_now(status: int) -> None:
     from ..validate.process import kill_running
 
     kill_running()
+    if server.project is not None and server.project.uses is not None:
+        server.project.uses.stop()  # (its worker processes)
     reap_writers(wait=0.3)  # a snapshot still being written is given up
     sys.stdout.flush()
     os._exit(status)
@@ -574,8 +608,19 @@ def on_change(ls: KconfigServer, params: lsp.DidChangeTextDocumentParams) -> Non
 def on_save(ls: KconfigServer, params: lsp.DidSaveTextDocumentParams) -> None:
     doc = ls.document(params.text_document.uri)
     if ls.project is not None and doc.path is not None:
+        if doc.source is not None:
+            _refresh_uses(ls.project, [doc.path])
+            return
         ls.project.refresh_definitions(doc.path)
         ls.schedule_reload(tree_changed=doc.kconfig)
+
+
+def _refresh_uses(project: Project, paths: list[str]) -> None:
+    """Read saved or changed source files into the index of uses (in a
+    thread: a checkout changes thousands)."""
+    index = project.uses
+    if index is not None and paths:
+        asyncio.get_running_loop().run_in_executor(None, lambda: [index.refresh(path) for path in paths])
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
@@ -593,9 +638,13 @@ def on_close(ls: KconfigServer, params: lsp.DidCloseTextDocumentParams) -> None:
 def on_watched(ls: KconfigServer, params: lsp.DidChangeWatchedFilesParams) -> None:
     if ls.project is not None:
         paths = [uri_to_path(change.uri) for change in params.changes if is_file_uri(change.uri)]
+        source_paths = [path for path in paths if sources.source_kind(path) is not None]
+        _refresh_uses(ls.project, source_paths)
+        paths = [path for path in paths if path not in source_paths]
         for path in paths:
             ls.project.refresh_definitions(path)
-        ls.schedule_reload(tree_changed=any(is_kconfig_file(path) for path in paths))
+        if paths:
+            ls.schedule_reload(tree_changed=any(is_kconfig_file(path) for path in paths))
 
 
 def _target(ls: KconfigServer, uri: str, position: lsp.Position):
@@ -693,6 +742,13 @@ def on_references(ls: KconfigServer, params: lsp.ReferenceParams) -> list[lsp.Lo
     if target is None or target.kind in ("source", "macro"):
         return None
     refs = navigation.references(project.kc, target.name, params.context.include_declaration)
+    open_sources = {}
+    for uri, document in ls.workspace.text_documents.items():
+        doc = ls.document(uri)
+        if doc.source is not None and doc.in_tree:
+            open_sources[doc.name] = (document.source, doc.source)
+    with project.lock:
+        refs += sources.source_references(project, target.name, open_sources)
     return [location(project, f, line, col, end) for f, line, col, end in refs]
 
 

@@ -98,3 +98,49 @@ async def test_compiled_out_regions_follow_the_config(client: LanguageClient, c_
     found = await hints(client, uri, lambda d: not any(x.range.start.line == ifdef + 1 for x in d))
     other = lines.index("#else /* !CONFIG_SCHED_CORE */")
     assert any(d.range.start.line == other + 1 and "CONFIG_SCHED_CORE is y" in d.message for d in found)
+
+
+async def indexed(client: LanguageClient) -> None:
+    """Wait for the index of CONFIG_ uses to be built."""
+    for _ in range(1800):
+        for reports in client.progress_reports.values():
+            if reports and getattr(reports[0], "title", None) == "Indexing CONFIG_ uses" and \
+                    type(reports[-1]).__name__ == "WorkDoneProgressEnd":
+                return
+        await asyncio.sleep(0.1)
+    raise AssertionError("the uses were never indexed")
+
+
+async def references(client: LanguageClient, uri: str, line: int, col: int, declaration: bool) -> list:
+    return await client.text_document_references_async(lsp.ReferenceParams(
+        text_document=lsp.TextDocumentIdentifier(uri), position=lsp.Position(line, col),
+        context=lsp.ReferenceContext(include_declaration=declaration)))
+
+
+async def test_references_include_uses_in_c_files_and_makefiles(client: LanguageClient, c_defconfig: Path):
+    await start(client, c_defconfig)
+    uri, lines = open_source(client, CORE, "c")
+    await hints(client, uri)
+    await indexed(client)
+    ifdef = lines.index("#ifdef CONFIG_SCHED_CORE")
+    refs = await references(client, uri, ifdef, 10, True)
+    places = {(r.uri.split("linux-source-6.1/")[1], r.range.start.line) for r in refs}
+    assert ("kernel/Kconfig.preempt", 117) in places  # (the definition, 0-based)
+    assert (CORE, ifdef) in places and ("kernel/sched/sched.h", next(
+        n for n, line in enumerate((TREE / "kernel/sched/sched.h").read_text().split("\n"))
+        if "CONFIG_SCHED_CORE" in line)) in places
+    assert len(places) == len(refs) >= 25
+    # An edit of the open file is seen before it is saved.
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        [lsp.TextDocumentContentChangePartial(range=lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)),
+                                              text="#ifdef CONFIG_SCHED_CORE\n#endif\n")]))
+    refs = await references(client, uri, ifdef + 2, 10, False)
+    lines_in_core = sorted(r.range.start.line for r in refs if r.uri == uri)
+    assert lines_in_core[0] == 0 and ifdef + 2 in lines_in_core
+    # From a Makefile's use: the Kconfig entry and the other Makefiles.
+    make_uri, make_lines = open_source(client, "kernel/Makefile", "makefile")
+    modules = make_lines.index("obj-$(CONFIG_MODULES) += kmod.o")
+    refs = await references(client, make_uri, modules, 10, True)
+    files = {r.uri.split("linux-source-6.1/")[1] for r in refs}
+    assert {"kernel/module/Kconfig", "kernel/Makefile", "include/linux/module.h"} <= files
