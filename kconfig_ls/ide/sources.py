@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from ..kconfig.expr import BOOL, STRING, TRISTATE
-from ..uses import cpp, make
+from ..uses import cpp, make, plain
 from ..uses.index import file_kind
 from ..uses.macros import MODULE_SUFFIX, ConfigMacros
 from ..uses.regions import DeadRange, dead_ranges
@@ -24,14 +24,21 @@ from .project import Project
 #: Client language ids of source files (VS Code's and Neovim's).
 CPP_LANGUAGES = frozenset({"c", "cpp", "asm", "arm", "assembly", "dts", "linkerscript"})
 MAKE_LANGUAGES = frozenset({"makefile", "make", "kbuild"})
+RUST_LANGUAGES = frozenset({"rust"})
+TEXT_LANGUAGES = frozenset({"restructuredtext", "rst"})
 
 
 def source_kind(name: str, language_id: str | None = None) -> str | None:
-    """``cpp`` or ``make`` for a file whose ``CONFIG_`` uses are read, else None."""
+    """``cpp``, ``make``, ``rust`` or ``text`` for a file whose ``CONFIG_``
+    uses are read (by the client's language id, else the name), else None."""
     if language_id in CPP_LANGUAGES:
         return "cpp"
     if language_id in MAKE_LANGUAGES:
         return "make"
+    if language_id in RUST_LANGUAGES:
+        return "rust"
+    if language_id in TEXT_LANGUAGES:
+        return "text"
     return file_kind(name)
 
 
@@ -51,7 +58,12 @@ def scanned(project: Project, name: str, text: str, kind: str) -> ScannedFile:
     if kept is not None and kept.text == text and kept.kind == kind:
         return kept
     prefix = project.config_macros().prefix
-    parsed = cpp.scan(text, prefix) if kind == "cpp" else make.scan(text, prefix)
+    if kind == "cpp":
+        parsed = cpp.scan(text, prefix)
+    elif kind == "make":
+        parsed = make.scan(text, prefix)
+    else:
+        parsed = plain.scan(text, kind, prefix)
     cache[name] = kept = ScannedFile(kind, text, parsed)
     return kept
 
@@ -60,7 +72,9 @@ def dead_lines(project: Project, file: ScannedFile) -> list[DeadRange]:
     macros = project.config_macros()
     if file.kind == "cpp":
         return dead_ranges(file.parsed, macros)
-    return make.dead_ranges(file.parsed, macros)
+    if file.kind == "make":
+        return make.dead_ranges(file.parsed, macros)
+    return []  # (Rust items and prose: nothing the configuration removes by lines)
 
 
 def source_problems(project: Project, name: str, text: str, kind: str) -> list[Problem]:
@@ -81,7 +95,7 @@ def questionable_uses(project: Project, name: str, text: str, kind: str) -> list
     file = scanned(project, name, text, kind)
     macros = project.config_macros()
     defined = project.all_arch_definitions()
-    local = file.parsed.redefined if kind == "cpp" else file.parsed.assigned
+    local = file.parsed.assigned if kind == "make" else file.parsed.redefined
     checks_names = not name.startswith("tools/")
     problems = []
     for use in file.parsed.uses:
@@ -186,6 +200,19 @@ def construct(macros: ConfigMacros, use: cpp.Use, sym, kind: str) -> str:
             meaning = {"y": "built in", "m": "built as a module"}.get(value, "not built")
             return f"`{lists}-$({base})` is `{lists}-{value}`: {meaning}"
         return f"`$({base})` is `{value}`" if value else f"`$({base})` is empty ({base} is not set)"
+    if kind == "rust":
+        # rustc_cfg: --cfg=CONFIG_X for a bool or tristate set to y or m,
+        # and --cfg=CONFIG_X="value" for every value.
+        value = macros.make.get(base, "")
+        named = sym.type in (BOOL, TRISTATE) and value in ("y", "m")
+        shown = f"{base} is {value}" if value else f"{base} is not set"
+        if use.form == "cfg":
+            return f"`cfg({base})` {'holds' if named else 'does not hold'}: {shown}" + (
+                f' (`cfg({base} = "{value.strip(chr(34))}")` does)' if value and not named else "")
+        return shown
+    if kind == "text":
+        value = macros.make.get(base, "")
+        return f"{base} is {value}" if value else f"{base} is not set"
     if use.form in ("IS_ENABLED", "IS_BUILTIN", "IS_MODULE"):
         value = {"IS_ENABLED": builtin or modular, "IS_BUILTIN": builtin, "IS_MODULE": modular}[use.form]
         return f"`{use.form}({base})` is {int(value)}"

@@ -2,7 +2,8 @@
 index kept in SQLite under ``${XDG_CACHE_HOME:-~/.cache}/kconfig-ls/uses/``.
 
 A Linux tree has ~64,000 C, header, assembly, device-tree and make files
-(1.1 GB); ~17,600 of them name a ``CONFIG_`` symbol.  The first build reads
+(1.1 GB), and Rust sources and documentation; ~17,600 of them name a
+``CONFIG_`` symbol.  The first build reads
 them all with worker processes (~12 s on two cores); later ones only the
 files whose size or modification time changed.  SQLite is the store
 because the index is queried by name, updated file by file and shared by
@@ -25,7 +26,7 @@ import threading
 from collections.abc import Callable, Iterable
 
 from ..kconfig.shell_cache import cache_root, caching_disabled
-from . import cpp, make
+from . import cpp, make, plain
 
 #: Bumped when what a row means changes.
 FORMAT = 1
@@ -33,6 +34,7 @@ FORMAT = 1
 CHUNK = 256
 _CPP_ENDINGS = (".c", ".h", ".S", ".dts", ".dtsi", ".lds")
 _MAKE_NAME = re.compile(r"^(?:Makefile|Kbuild)(?:\..*)?$|.*\.mk$")
+_TEXT_ENDINGS = (".rst", ".txt")
 
 
 class IndexCancelled(Exception):
@@ -40,12 +42,17 @@ class IndexCancelled(Exception):
 
 
 def file_kind(name: str) -> str | None:
-    """``cpp`` or ``make`` for a file name the index reads, else None."""
+    """``cpp``, ``make``, ``rust`` or ``text`` (documentation) for a file
+    name the index reads, else None."""
     base = os.path.basename(name)
     if base.endswith(_CPP_ENDINGS):
         return "cpp"
     if _MAKE_NAME.match(base):
         return "make"
+    if base.endswith(".rs"):
+        return "rust"
+    if base.endswith(_TEXT_ENDINGS) and ("Documentation/" in name or name.startswith("Documentation")):
+        return "text"
     return None
 
 
@@ -53,6 +60,8 @@ def uses_in(text: str, kind: str, prefix: str) -> list[tuple[str, int, int]]:
     """(name, line, col) of each use of a ``prefix`` name in ``text``."""
     if kind == "make":
         return [(u.name, u.line, u.col) for u in make.scan(text, prefix).uses]
+    if kind in ("rust", "text"):
+        return [(u.name, u.line, u.col) for u in plain.scan(text, kind, prefix).uses]
     clean = cpp.blank_comments(text.replace("\r\n", "\n").replace("\r", "\n"))
     found = []
     line, last = 1, 0
@@ -200,9 +209,11 @@ class UseIndex:
                 try:
                     if entry.is_dir(follow_symlinks=False):
                         stack.append(entry.path)
-                    elif file_kind(entry.name) is not None and entry.is_file():
+                        continue
+                    name = os.path.relpath(entry.path, self.root)
+                    if file_kind(name) is not None and entry.is_file():
                         st = entry.stat()
-                        yield os.path.relpath(entry.path, self.root), (st.st_mtime_ns, st.st_size)
+                        yield name, (st.st_mtime_ns, st.st_size)
                 except OSError:
                     continue
 

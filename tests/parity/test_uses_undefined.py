@@ -51,7 +51,7 @@ def kernel_files(tree, checker) -> tuple[list[str], list[str]]:
             path = os.path.relpath(os.path.join(root, name), tree)
             if checker.REGEX_FILE_KCONFIG.match(path):
                 kconfigs.append(path)
-            elif sources.source_kind(path) is not None and not path.startswith("tools/"):
+            elif sources.source_kind(path) in ("cpp", "make") and not path.startswith("tools/"):
                 candidates.append(path)
     candidates.sort()
     return kconfigs, candidates

@@ -104,3 +104,40 @@ def test_source_kinds():
                                              ".config", "notes.txt")] == [
         "cpp", "cpp", "cpp", "cpp", "cpp", "cpp", "make", "make", "make", "make", None, None, None]
     assert sources.source_kind("weird", "c") == "cpp" and sources.source_kind("weird", "makefile") == "make"
+
+
+RUST_TEXT = """\
+#[cfg(CONFIG_T)]
+fn t() {}
+#[cfg(not(CONFIG_B))] // CONFIG_IN_A_COMMENT
+fn b() {}
+const N: &str = "CONFIG_IN_A_STRING";
+fn lifetimes<'a>(x: &'a u8) -> bool { cfg!(any(CONFIG_OFF, CONFIG_N)) }
+#[cfg(CONFIG_N = "64")]
+fn n() {}
+"""
+
+
+def test_rust_and_documentation_uses(tmp_path):
+    from kconfig_ls.uses import plain
+
+    uses = [(u.name, u.line, u.col, u.form) for u in plain.scan(RUST_TEXT, "rust").uses]
+    assert uses == [("CONFIG_T", 1, 6, "cfg"), ("CONFIG_B", 3, 10, "cfg"), ("CONFIG_OFF", 6, 47, "cfg"),
+                    ("CONFIG_N", 6, 59, "cfg"), ("CONFIG_N", 7, 6, "cfg")]
+    project = project_for(tmp_path, "CONFIG_T=m\n")
+    with project.lock:
+        def construct(text, kind, line, col):
+            return sources.target_at(project, "rust/x.rs" if kind == "rust" else "Documentation/x.rst",
+                                     text, kind, line, col).construct
+
+        assert construct(RUST_TEXT, "rust", 1, 8) == "`cfg(CONFIG_T)` holds: CONFIG_T is m"
+        assert construct(RUST_TEXT, "rust", 6, 50) == "`cfg(CONFIG_OFF)` does not hold: CONFIG_OFF is not set"
+        assert construct(RUST_TEXT, "rust", 7, 8) == (
+            '`cfg(CONFIG_N)` does not hold: CONFIG_N is 64 (`cfg(CONFIG_N = "64")` does)')
+        doc = "Set CONFIG_B=y to get b; CONFIG_GONE went away.\n"
+        assert construct(doc, "text", 1, 6) == "CONFIG_B is y"
+        problems = sources.source_problems(project, "Documentation/x.rst", doc, "text")
+    assert [(p.line, p.col, p.code) for p in problems] == [(1, 25, "undefined-symbol")]
+    assert sources.source_kind("rust/kernel/lib.rs") == "rust"
+    assert sources.source_kind("Documentation/admin-guide/x.rst") == "text"
+    assert sources.source_kind("README.txt") is None

@@ -4,7 +4,7 @@
 -- draws the "unnecessary" tag itself); drop them from filetypes to opt out.
 return {
   cmd = { 'kconfig-ls', 'serve' },
-  filetypes = { 'kconfig', 'kconfig-config', 'c', 'cpp', 'asm', 'dts', 'make', 'kbuild', 'ld' },
+  filetypes = { 'kconfig', 'kconfig-config', 'c', 'cpp', 'asm', 'dts', 'make', 'kbuild', 'ld', 'rust', 'rst' },
   root_dir = function(bufnr, on_dir)
     local root = require('kconfig_ls').find_root(vim.api.nvim_buf_get_name(bufnr))
     if root then on_dir(root) end

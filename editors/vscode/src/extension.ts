@@ -84,17 +84,21 @@ async function startClient(): Promise<void> {
 /** The documents the server is given: Kconfig and config files, and with
  * kconfig.sourceFiles the tree's C, assembly, device-tree and make files
  * (the server reads only their CONFIG_ uses). */
-function documentSelector(sourceFiles: boolean): { language: string; scheme?: string }[] {
-  const selector: { language: string; scheme?: string }[] = [{ language: "kconfig" }, { language: "kconfig-config" }];
+function documentSelector(sourceFiles: boolean): { language: string; scheme?: string; pattern?: string }[] {
+  const selector: { language: string; scheme?: string; pattern?: string }[] = [
+    { language: "kconfig" },
+    { language: "kconfig-config" },
+  ];
   if (sourceFiles) {
     for (const language of SOURCE_LANGUAGES) selector.push({ language, scheme: "file" });
+    selector.push({ language: "restructuredtext", scheme: "file", pattern: "**/Documentation/**" });
   }
   return selector;
 }
 
 /** Language ids of VS Code and common extensions for the files whose
  * CONFIG_ uses the server reads. */
-const SOURCE_LANGUAGES = ["c", "cpp", "asm", "arm", "dts", "linkerscript", "makefile"];
+const SOURCE_LANGUAGES = ["c", "cpp", "asm", "arm", "dts", "linkerscript", "makefile", "rust"];
 
 async function stopClient(): Promise<void> {
   const running = client;

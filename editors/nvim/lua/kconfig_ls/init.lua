@@ -24,7 +24,7 @@ M.defaults = {
 }
 
 -- The filetypes of such buffers.
-M.source_filetypes = { 'c', 'cpp', 'asm', 'dts', 'make', 'kbuild', 'ld' }
+M.source_filetypes = { 'c', 'cpp', 'asm', 'dts', 'make', 'kbuild', 'ld', 'rust', 'rst' }
 -- Where the compiled-out lines are highlighted.
 M.faded_ns = vim.api.nvim_create_namespace('kconfig_ls_faded')
 
