@@ -357,9 +357,11 @@ class KconfigServer(LanguageServer):
 
     async def _reload_later(self) -> None:
         await asyncio.sleep(RELINK_SECONDS)
-        if self.tree_dirty and await self.relink():
-            return
-        await asyncio.sleep(DEBOUNCE_SECONDS - RELINK_SECONDS)
+        if self.tree_dirty:
+            if await self.relink():
+                return
+            await asyncio.sleep(DEBOUNCE_SECONDS - RELINK_SECONDS)
+        # (Only the config changed: it is read again as soon as typing pauses.)
         await self.load(background=True)
 
     async def relink(self) -> bool:
@@ -414,6 +416,7 @@ class KconfigServer(LanguageServer):
         if project is None or not self.tree_ready.is_set():
             return
         document = self.workspace.get_text_document(uri)
+        lines = document.lines  # (split anew at each access: once for all problems)
         doc = self.document(uri)
         with project.lock:  # values are computed; a config re-read may be under way
             if doc.source is not None:
@@ -423,7 +426,7 @@ class KconfigServer(LanguageServer):
             else:
                 problems = diagnostics.document_problems(project, doc.name, document.source, doc.kconfig)
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
-            uri=uri, diagnostics=[self.to_lsp_diagnostic(p, document.lines) for p in problems]))
+            uri=uri, diagnostics=[self.to_lsp_diagnostic(p, lines) for p in problems]))
 
     def to_lsp_diagnostic(self, p: diagnostics.Problem, lines: list[str]) -> lsp.Diagnostic:
         if p.end_line is not None:  # (lines: the range ends at a line's start)
