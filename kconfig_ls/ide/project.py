@@ -256,8 +256,16 @@ class Project:
         if config_only and self.kc is not None:
             with self.lock, gc_paused():
                 kc = self.kc
-                kc.reset_values()
-                self.config_text, self.config_result = self._load_config(kc, self.overlays)
+                text = self._config_text(self.overlays)
+                values = self.values
+                if (values is not None and values.kc is kc and text is not None
+                        and values.reread(text, self.config_path, self.relative(self.config_path))):
+                    # (Only the symbols the edit reaches were computed again.)
+                    remember_base_unmet(kc, text)
+                    self.config_text, self.config_result = text, values.result
+                else:
+                    kc.reset_values()
+                    self.config_text, self.config_result = self._load_config(kc, self.overlays)
                 self._fixes = {}
                 self.tree_problems = {}
                 self.values_epoch += 1

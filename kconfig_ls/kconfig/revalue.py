@@ -10,6 +10,9 @@ only the symbols whose expressions were made again and those depending on
 them (through dependencies, selects, implies, defaults, ranges, prompts and
 choices), giving each back the user value the file gave it.
 
+After an edit of the config itself, :meth:`ConfigValues.reread` does the
+same for the symbols whose user value the new text changes.
+
 ``conf_read``'s last step is global: user values of invisible symbols are
 dropped only when no value changed anywhere, and a number out of its range
 counts as a change.  When the edit flips that (or touches a number out of
@@ -69,8 +72,46 @@ class ConfigValues:
         """The values after a re-link that made ``changed`` again; False
         when only a fresh reading gives them (the tree's values are then
         unspecified until the caller reads the config again)."""
-        kc = self.kc
         self.note_changed(changed)
+        return self._recompute(changed)
+
+    # -- after an edit of the config ---------------------------------------------------
+    def reread(self, text: str, path: str | None, display_name: str | None) -> bool:
+        """The values for a new text of the config: the file is read again
+        (user values only: cheap), and only the symbols whose user value
+        the new text changes, and those depending on them, are computed
+        again.  False when only a fresh reading gives the values (the
+        tree's values are then unspecified until the caller reads the
+        config again)."""
+        kc = self.kc
+        if self.text is None or text is None or self._out_of_range:
+            return False
+        # What the last reading settled to, for the symbols this one leaves.
+        settled = [(s.valid, s.has_user, s.user_tri, s.user_val, s.user_selection) for s in kc.all_symbols]
+        settled_members = {choice: list(choice.members) for choice in kc.choices}
+        old_read, old_members = self._read, self._members
+        kc.conf_changed = False
+        result = configfile.read_config_simple(kc, path, display_name, text=text)
+        self.text, self.result, self._changed_when_read = text, result, kc.conf_changed
+        self._read = [(s.has_user, s.user_tri, s.user_val, s.user_selection) for s in kc.all_symbols]
+        self._members = {choice: list(choice.members) for choice in kc.choices}
+        changed = {sym for sym, now in zip(kc.all_symbols, self._read, strict=True)
+                   if sym.index >= len(old_read) or old_read[sym.index] != now}
+        changed.update(c for c in kc.choices if self._members[c] != old_members.get(c))
+        # (The reading reset every symbol; those it did not change stand as
+        # they were settled, and so do those depending on none of them.)
+        for sym, state in zip(kc.all_symbols, settled, strict=True):
+            if sym not in changed:
+                sym.valid, sym.has_user, sym.user_tri, sym.user_val, sym.user_selection = state
+                if sym in settled_members:
+                    sym.members = settled_members[sym]
+        return self._recompute(changed)
+
+    def _recompute(self, changed: set[Symbol]) -> bool:
+        """Compute again ``changed`` and the symbols depending on them, each
+        with the user value the file gives it, and settle as the reading
+        would; False when the reading's global decisions would change."""
+        kc = self.kc
         if self._out_of_range:
             return False
         reached = self._reach(changed)

@@ -308,3 +308,25 @@ def test_a_cancelled_release_first_load_leaves_no_tree(tmp_path):
     result = project.load(cancel=cancel, release_first=True)
     assert result.cancelled and project.kc is None
     assert project.load(release_first=True).kc.find("LATER") is not None
+
+
+def test_a_config_edit_is_read_again_for_the_symbols_it_reaches(tmp_path, monkeypatch):
+    """A config-only re-load re-reads the file's user values and computes
+    again only what the edit reaches; the values equal a fresh load's."""
+    from tree_digest import current_values
+
+    from kconfig_ls.kconfig import revalue
+
+    project = load(tmp_path, {"Kconfig": UNMET_TREE, ".config": "CONFIG_NET=y\nCONFIG_USER=y\n"})
+    kc = project.kc
+    calls = []
+    real = revalue.ConfigValues._recompute
+    monkeypatch.setattr(revalue.ConfigValues, "_recompute",
+                        lambda self, changed: calls.append({s.name for s in changed}) or real(self, changed))
+    for config in ("CONFIG_NET=y\n# CONFIG_USER is not set\n", "# CONFIG_NET is not set\nCONFIG_USER=y\n"):
+        project.set_overlay(str(tmp_path / ".config"), config)
+        project.load(config_only=True)
+        assert project.kc is kc and project.config_text == config
+        fresh = load(tmp_path / "fresh", {"Kconfig": UNMET_TREE, ".config": config})
+        assert current_values(kc) == current_values(fresh.kc)
+    assert calls == [{"USER"}, {"NET", "USER"}]

@@ -130,3 +130,61 @@ def test_macro_fingerprints_are_the_same_in_every_process():
     prints = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3")}
     assert len(prints) == 1
+
+
+def _edit_config(rng, text: str, names: list[str]) -> str:
+    """One edit of a config: a line's value changed, a line removed or
+    added (known or unknown symbol, "is not set", garbage, a duplicate)."""
+    lines = text.split("\n")
+    at = rng.randrange(len(lines) + 1)
+    roll = rng.random()
+    name = rng.choice(names)
+    if roll < 0.3 and at < len(lines) and lines[at].startswith("CONFIG_"):
+        key = lines[at].split("=")[0]
+        lines[at] = key + "=" + rng.choice(["y", "m", "n", "0x10", "7", '"s"', ""])
+    elif roll < 0.5 and at < len(lines):
+        del lines[at]
+    elif roll < 0.6:
+        lines.insert(at, rng.choice(["garbage here", "CONFIG_NOT_IN_THE_TREE=y", "# a comment", ""]))
+    elif roll < 0.8:
+        lines.insert(at, f"CONFIG_{name}={rng.choice('ynm')}")
+    else:
+        lines.insert(at, f"# CONFIG_{name} is not set")
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize(("generation", "seeds"), [
+    ("6.1", range(500, 540)), ("4.x", range(600, 615)), ("6.12", range(700, 730)), ("mainline", range(800, 815))])
+def test_config_edits_reread_equal_fresh_readings(tmp_path, generation, seeds):
+    """After each random edit of the config text, the values re-read for
+    the symbols it reached equal a fresh load and reading."""
+    import random
+
+    reread = declined = 0
+    for seed in seeds:
+        tree = RandomTree(seed, member_choices=generations.by_name(generation).member_choices)
+        texts = tree.texts()
+        config = tree.config()
+        names = sorted(tree.types)
+        rng = random.Random(seed)
+        kc = _load(tmp_path, texts, generation)
+        values = ConfigValues(kc, ".config", ".config", config)
+        values.most_reached = 1.0
+        for step in range(10):
+            config = _edit_config(rng, config, names)
+            if values.reread(config, ".config", ".config"):
+                reread += 1
+            else:
+                declined += 1
+                values = ConfigValues(kc, ".config", ".config", config)
+                values.most_reached = 1.0
+            fresh = _load(tmp_path, texts, generation, relinkable=False)
+            fresh_values = ConfigValues(fresh, ".config", ".config", config)
+            where = f"seed {seed} step {step}"
+            ours, theirs = current_values(kc), current_values(fresh)
+            differing = {k: (v, theirs["values"].get(k)) for k, v in ours["values"].items()
+                         if theirs["values"].get(k) != v}
+            assert ours == theirs, f"{where}: values differ: {differing} {ours['unmet']} {theirs['unmet']}"
+            assert [str(w) for w in values.warnings] == [str(w) for w in fresh_values.warnings], where
+            assert sorted(s.name for s in values.unsaved) == sorted(s.name for s in fresh_values.unsaved), where
+    assert reread >= (reread + declined) // 2, (reread, declined)
