@@ -452,38 +452,50 @@ def autoheader_text(kc: Kconfig) -> str:
 
 def header_macros(kc: Kconfig) -> list[tuple[str, str]]:
     """The ``#define``s of ``autoconf.h`` in its order: (macro, replacement)."""
-    prefix = config_prefix(kc)
-    macros = []
-    for sym in _written_symbols(kc):
-        if sym.type == UNKNOWN:
-            continue
-        value = sym.str_value()
-        suffix = ""
-        if sym.type in (BOOL, TRISTATE):
-            if value == "n":
-                continue
-            if value == "m":
-                suffix = "_MODULE"
-            value = "1"
-        elif sym.type == HEX:
-            if not value.lower().startswith("0x"):
-                value = "0x" + value
-        elif sym.type == STRING:
-            value = escape_string_value(value)
-        macros.append((f"{prefix}{sym.name}{suffix}", value))
-    return macros
+    macros = (header_macro(kc, sym) for sym in _written_symbols(kc))
+    return [macro for macro in macros if macro is not None]
+
+
+def header_macro(kc: Kconfig, sym: Symbol) -> tuple[str, str] | None:
+    """The ``#define`` of ``autoconf.h`` for a written symbol, if any."""
+    if sym.type == UNKNOWN:
+        return None
+    value = sym.str_value()
+    suffix = ""
+    if sym.type in (BOOL, TRISTATE):
+        if value == "n":
+            return None
+        if value == "m":
+            suffix = "_MODULE"
+        value = "1"
+    elif sym.type == HEX:
+        if not value.lower().startswith("0x"):
+            value = "0x" + value
+    elif sym.type == STRING:
+        value = escape_string_value(value)
+    return f"{config_prefix(kc)}{sym.name}{suffix}", value
 
 
 def make_variables(kc: Kconfig) -> dict[str, str]:
     """The assignments of ``include/config/auto.conf``: variable -> value
     as make sees it (a string keeps its quotes)."""
-    variables = {}
-    for sym in _written_symbols(kc):
-        line = symbol_line(kc, sym, N_NONE, escape=False)
-        if line is not None:
-            name, _, value = line.partition("=")
-            variables[name] = value
-    return variables
+    variables = (make_variable(kc, sym) for sym in _written_symbols(kc))
+    return dict(variable for variable in variables if variable is not None)
+
+
+def make_variable(kc: Kconfig, sym: Symbol) -> tuple[str, str] | None:
+    """A written symbol's assignment in ``auto.conf``, if any."""
+    line = symbol_line(kc, sym, N_NONE, escape=False)
+    if line is None:
+        return None
+    name, _, value = line.partition("=")
+    return name, value
+
+
+def is_written(sym: Symbol) -> bool:
+    """Whether a ``.config`` would contain the symbol (its value computed)."""
+    sym.calc_value()
+    return bool(sym.write and sym.name is not None and not sym.is_choice)
 
 
 def rustc_cfg_text(kc: Kconfig) -> str:
@@ -507,8 +519,7 @@ def rustc_cfg_text(kc: Kconfig) -> str:
 def _written_symbols(kc: Kconfig):
     """Symbols in hash order that a ``.config`` would contain."""
     for sym in kc.hash_order():
-        sym.calc_value()
-        if sym.write and sym.name is not None and not sym.is_choice:
+        if is_written(sym):
             yield sym
 
 
