@@ -24,7 +24,7 @@ import kconfig_ls
 
 from .. import __version__
 from ..ide import actions as ide_actions
-from ..ide import completion, diagnostics, hover, navigation, outline, sources
+from ..ide import completion, configurator, diagnostics, hover, navigation, outline, sources
 from ..ide.locate import Locator, in_checked_file, in_config_text
 from ..ide.project import Project, Settings, find_root, is_kconfig_file
 from ..kconfig.kernel import available_arches, srcarch_for
@@ -217,6 +217,7 @@ class KconfigServer(LanguageServer):
                             f"using the tree's own ({project.generation.name})"))
         self.publish_all()
         self.protocol.notify("kconfig/status", self.status())
+        self.protocol.notify("kconfig/menuChanged", {})
         if self.project is not None and self.project.kc is not None:
             # (Not awaited: the first re-link waits for it if it must.)
             asyncio.get_running_loop().run_in_executor(None, self.project.prepare_relink)
@@ -389,6 +390,7 @@ class KconfigServer(LanguageServer):
             await asyncio.shield(asyncio.get_running_loop().run_in_executor(None, project.settle_relink))
         self.publish_all()
         self.protocol.notify("kconfig/status", self.status())
+        self.protocol.notify("kconfig/menuChanged", {})
         return True
 
     def schedule_check(self, uri: str) -> None:
@@ -1032,6 +1034,63 @@ async def cmd_validate(ls: KconfigServer, *args) -> dict:
 
     outcome = await ls.run_with_progress("kconfig-ls: validate", job, on_cancel=cancelled)
     return asdict(outcome)
+
+
+def _request_object(params) -> dict:
+    """A custom request's parameters as a dict (pygls gives a JSON object
+    of a method it does not know as a named tuple)."""
+    if params is None:
+        return {}
+    if hasattr(params, "_asdict"):
+        params = params._asdict()
+    if not isinstance(params, dict):
+        raise BadArgument(f"expected an object of parameters, got {type(params).__name__}")
+    return params
+
+
+def _entry_location(project: Project, entry: dict) -> dict:
+    where = entry.pop("location")
+    entry["location"] = {"uri": name_to_uri(project, where["file"]), "line": max(where["line"] - 1, 0)}
+    return entry
+
+
+@server.feature("kconfig/menu")
+@answered("kconfig/menu")
+def on_menu(ls: KconfigServer, params) -> dict:
+    """The entries under a menu entry (``node``: an id from an earlier
+    answer, or null for the top level), as menuconfig lists them; with
+    ``showAll``, the invisible ones too (see :mod:`..ide.configurator`)."""
+    args = _request_object(params)
+    entry, show_all = args.get("node"), args.get("showAll", False)
+    if entry is not None and (not isinstance(entry, int) or isinstance(entry, bool)):
+        raise BadArgument(f"node: expected an entry id (a number) or null, got {entry!r}")
+    if not isinstance(show_all, bool):
+        raise BadArgument(f"showAll: expected true or false, got {show_all!r}")
+    project = ls.loaded()
+    if project is None:
+        return {"nodes": []}
+    with project.lock:
+        try:
+            nodes = configurator.children(project, entry, show_all)
+        except configurator.UnknownEntry as exc:
+            raise BadArgument(str(exc)) from None
+    return {"nodes": [_entry_location(project, node) for node in nodes]}
+
+
+@server.feature("kconfig/search")
+@answered("kconfig/search")
+def on_menu_search(ls: KconfigServer, params) -> dict:
+    """Entries by symbol name (with or without CONFIG_), prompt and help,
+    best matches first (menuconfig's ``/``)."""
+    query = _request_object(params).get("query")
+    if not isinstance(query, str):
+        raise BadArgument(f"query: expected a string, got {query!r}")
+    project = ls.loaded()
+    if project is None:
+        return {"results": []}
+    with project.lock:
+        results = configurator.search(project, query)
+    return {"results": [_entry_location(project, result) for result in results]}
 
 
 @server.command("kconfig.status")
