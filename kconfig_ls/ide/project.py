@@ -254,22 +254,9 @@ class Project:
         a load that fails anyway builds the tree of the last good texts
         again; a cancelled one leaves no tree (the newer load brings it)."""
         if config_only and self.kc is not None:
-            with self.lock, gc_paused():
-                kc = self.kc
-                text = self._config_text(self.overlays)
-                values = self.values
-                if (values is not None and values.kc is kc and text is not None
-                        and values.reread(text, self.config_path, self.relative(self.config_path))):
-                    # (Only the symbols the edit reaches were computed again.)
-                    remember_base_unmet(kc, text)
-                    self.config_text, self.config_result = text, values.result
-                else:
-                    kc.reset_values()
-                    self.config_text, self.config_result = self._load_config(kc, self.overlays)
-                self._fixes = {}
-                self.tree_problems = {}
-                self.values_epoch += 1
-                return LoadResult(kc, None, self.config_result.warnings if self.config_result else [])
+            with self.lock:
+                self.read_config(self._config_text(self.overlays))
+                return LoadResult(self.kc, None, self.config_result.warnings if self.config_result else [])
 
         def report(done: int) -> None:
             if cancel is not None and cancel.is_set():
@@ -295,6 +282,24 @@ class Project:
                 self.load_error = result.error
             return LoadResult(restored.kc, result.error)
         return result
+
+    def read_config(self, text: str | None) -> None:
+        """Give the loaded tree the values of config ``text`` (None: no
+        config file): only the symbols the change from the last reading
+        reaches are computed again, when that is possible."""
+        with self.lock, gc_paused():
+            kc = self.kc
+            values = self.values
+            if (values is not None and values.kc is kc and text is not None
+                    and values.reread(text, self.config_path, self.relative(self.config_path))):
+                remember_base_unmet(kc, text)
+                self.config_text, self.config_result = text, values.result
+            else:
+                kc.reset_values()
+                self.config_text, self.config_result = self._read_config_text(kc, text)
+            self._fixes = {}
+            self.tree_problems = {}
+            self.values_epoch += 1
 
     def _build(
         self,
@@ -494,8 +499,12 @@ class Project:
     ) -> tuple[str | None, configfile.ConfigReadResult | None]:
         """Read the config (an open buffer over the file) into ``kc``:
         its text and the reading's result (both None without a config)."""
+        return self._read_config_text(kc, self._config_text(overlays))
+
+    def _read_config_text(
+        self, kc: Kconfig, text: str | None
+    ) -> tuple[str | None, configfile.ConfigReadResult | None]:
         path = self.config_path
-        text = self._config_text(overlays)
         # (No config: every symbol at its default, as olddefconfig on an
         # empty file.)
         values = ConfigValues(kc, path, self.relative(path), text)

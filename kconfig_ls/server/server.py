@@ -24,7 +24,7 @@ import kconfig_ls
 
 from .. import __version__
 from ..ide import actions as ide_actions
-from ..ide import completion, configurator, diagnostics, hover, navigation, outline, sources
+from ..ide import completion, configurator, diagnostics, hover, navigation, outline, setvalue, sources
 from ..ide.locate import Locator, in_checked_file, in_config_text
 from ..ide.project import Project, Settings, find_root, is_kconfig_file
 from ..kconfig.kernel import available_arches, srcarch_for
@@ -974,22 +974,75 @@ async def cmd_apply_how_to(ls: KconfigServer, *args) -> dict:
     name, target = _command_args(args, "symbol", "target")
     project, sym = _symbol_for(ls, name)
     path = project.config_path
-    document = ls.workspace.text_documents.get(from_fs_path(path))
-    base = document.source if document is not None else (project.config_text or "")
+    base = _config_base(ls, path) or ""
     fix = ide_actions.fix_action(project, sym.name, str(target or "y"), path, base)
     if fix is None:
         answer = project.how_to(sym.name, str(target or "y"), base)
         return {"applied": False, "result": answer.to_dict()}
-    edits = text_edits(ls, base, fix.changes)
+    applied = await _apply_config_changes(ls, path, base, fix.changes, fix.title)
+    return {"applied": applied, "title": fix.title, "result": fix.answer.to_dict()}
+
+
+def _config_base(ls: KconfigServer, path: str) -> str | None:
+    """The config file's text as the user sees it: its open buffer, else
+    the file (None: there is none)."""
+    document = ls.workspace.text_documents.get(from_fs_path(path))
+    if document is not None:
+        return document.source
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+async def _apply_config_changes(ls: KconfigServer, path: str, base: str, changes, label: str) -> bool:
+    """Ask the client to make ``changes`` to the config file (creating it
+    if need be), so an open buffer stays the user's to save."""
+    edits = text_edits(ls, base, changes)
     if not os.path.exists(path):
-        changes = [lsp.CreateFile(uri=from_fs_path(path)),
-                   lsp.TextDocumentEdit(text_document=lsp.OptionalVersionedTextDocumentIdentifier(
-                       uri=from_fs_path(path), version=None), edits=edits)]
-        edit = lsp.WorkspaceEdit(document_changes=changes)
+        document_changes = [lsp.CreateFile(uri=from_fs_path(path)),
+                            lsp.TextDocumentEdit(text_document=lsp.OptionalVersionedTextDocumentIdentifier(
+                                uri=from_fs_path(path), version=None), edits=edits)]
+        edit = lsp.WorkspaceEdit(document_changes=document_changes)
     else:
         edit = lsp.WorkspaceEdit(changes={from_fs_path(path): edits})
-    response = await ls.workspace_apply_edit_async(lsp.ApplyWorkspaceEditParams(edit=edit, label=fix.title))
-    return {"applied": bool(response.applied), "title": fix.title, "result": fix.answer.to_dict()}
+    response = await ls.workspace_apply_edit_async(lsp.ApplyWorkspaceEditParams(edit=edit, label=label))
+    return bool(response.applied)
+
+
+@server.command("kconfig.setValue")
+@answered("kconfig.setValue")
+async def cmd_set_value(ls: KconfigServer, *args) -> dict:
+    """Set one symbol's value in the config file, as menuconfig would:
+    ``{"applied", "changed": [{"symbol", "value", "visible"}]}``, or a
+    refusal with its ``reason`` (and a verified ``howTo``) that changes
+    nothing (see :mod:`..ide.setvalue`)."""
+    name, value = _command_args(args, "symbol", "value")
+    project, sym = _symbol_for(ls, name)
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str):
+        raise BadArgument(f"expected a value (a string), got {_shown_argument(value)}")
+    path = project.config_path
+    base = _config_base(ls, path)
+    outcome = await asyncio.get_running_loop().run_in_executor(
+        None, setvalue.set_value, project, sym.name, value, base)
+    if not outcome.accepted:
+        from ..kconfig.explain_report import howto_text
+
+        answer = {"applied": False, "changed": [], "reason": outcome.reason}
+        if outcome.suggestion is not None:
+            answer["howTo"] = outcome.suggestion.to_dict()
+            answer["howToText"] = howto_text(outcome.suggestion)
+        return answer
+    applied = bool(outcome.changes) and await _apply_config_changes(
+        ls, path, base or "", outcome.changes, f"Set {sym.name}={value}")
+    if not outcome.changes:
+        return {"applied": True, "changed": outcome.changed}
+    if not applied:
+        return {"applied": False, "changed": [], "reason": "the editor did not apply the edit"}
+    return {"applied": True, "changed": outcome.changed}
 
 
 @server.command("kconfig.writeConfig")
@@ -1074,7 +1127,12 @@ def on_menu(ls: KconfigServer, params) -> dict:
             nodes = configurator.children(project, entry, show_all)
         except configurator.UnknownEntry as exc:
             raise BadArgument(str(exc)) from None
-    return {"nodes": [_entry_location(project, node) for node in nodes]}
+    answer = {"nodes": [_entry_location(project, node) for node in nodes]}
+    if project.load_error is not None:
+        # (The last good tree answers while an edit keeps the new one from loading.)
+        answer["stale"] = True
+        answer["error"] = str(project.load_error)
+    return answer
 
 
 @server.feature("kconfig/search")
