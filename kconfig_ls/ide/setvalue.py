@@ -11,6 +11,7 @@ for a bool or tristate target when one exists.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..kconfig.configfile import menu_is_visible
@@ -59,16 +60,19 @@ def set_value(project: Project, name: str, value: str, base_text: str | None) ->
         reason = refusal(sym, wanted)
         if reason is not None:
             return _refused(project, sym, wanted, reason, base_text)
-        before = shown_state(project)
         base = base_text or ""
         edits = config_edits(kc, base, assignments_for(sym, wanted))
         text = apply_edits(base, edits)
         project.read_config(text)
         try:
             got = sym.str_value()
-            after = shown_state(project)
+            watched = _reachable(project)
+            after = shown_state(project, watched)
         finally:
             project.read_config(base_text)
+        # (Reading the base again reaches the same symbols: what the edit
+        # did not reach stood still both ways.)
+        before = shown_state(project, watched)
         if got != wanted:
             # (Refused before any edit: the reading of the edited text
             # decides, as the C tool's would.)
@@ -136,17 +140,36 @@ def assignments_for(sym: Symbol, value: str) -> dict[str, str]:
     return assignments
 
 
-def shown_state(project: Project) -> Shown:
-    """Every named, defined symbol's value and whether one of its menu
-    entries is shown (menuconfig's visibility)."""
+def shown_state(project: Project, symbols: Iterable[Symbol] | None = None) -> Shown:
+    """Each named, defined symbol's value (of ``symbols``, default all) and
+    whether one of its menu entries is shown (menuconfig's visibility)."""
     state: Shown = {}
-    for sym in project.kc.all_symbols:
+    for sym in project.kc.all_symbols if symbols is None else symbols:
         if sym.name is None or not sym.nodes or sym.is_choice:
             continue
         sym.calc_value()
         visible = any(node.prompt is not None and menu_is_visible(node) for node in sym.nodes)
         state[sym.name] = (sym.str_value(), visible)
     return state
+
+
+def _reachable(project: Project) -> list[Symbol] | None:
+    """The symbols whose value or visibility the last config reading may
+    have moved, in the tree's order (None: any).  Besides those computed
+    again, the owners of the menu entries above them: an entry whose prompt
+    is hidden still shows while one below it does."""
+    reached = project.values.reached if project.values is not None else None
+    if reached is None:
+        return None
+    watched = set(reached)
+    for sym in reached:
+        for node in sym.nodes:
+            parent = node.parent
+            while parent is not None:
+                if parent.sym is not None:
+                    watched.add(parent.sym)
+                parent = parent.parent
+    return [sym for sym in project.kc.all_symbols if sym in watched]
 
 
 def _summary(sym: Symbol) -> str:

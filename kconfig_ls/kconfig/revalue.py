@@ -24,12 +24,14 @@ values with a fresh reading after many random edits.
 from __future__ import annotations
 
 from . import configfile
-from .menu import P_RANGE
+from .menu import P_IMPLY, P_RANGE, P_SELECT
 from .symbols import Symbol
 from .tree import Kconfig
 
 #: Beyond this share of the symbols a fresh reading is as quick.
 _MOST = 0.4
+#: Properties whose expressions are read by other symbols than their owner.
+_ON_OTHERS = (P_SELECT, P_IMPLY)
 
 
 class ConfigValues:
@@ -57,6 +59,9 @@ class ConfigValues:
         self._dependents: dict[Symbol, set[Symbol]] | None = None
         #: The share of the symbols beyond which :meth:`update` declines.
         self.most_reached = _MOST
+        #: The symbols the last :meth:`reread` or :meth:`update` computed
+        #: again (None: every symbol was, by a fresh reading).
+        self.reached: set[Symbol] | None = None
 
     def _settle(self) -> None:
         changes = configfile.settle_after_read(self.kc, self.result, self.unsaved)
@@ -114,6 +119,7 @@ class ConfigValues:
         kc = self.kc
         if self._out_of_range:
             return False
+        self.reached = None
         reached = self._reach(changed)
         if kc.modules_sym in reached or len(reached) > self.most_reached * len(kc.all_symbols):
             return False
@@ -139,6 +145,7 @@ class ConfigValues:
             if configfile.drop_stale_user_values(order, kept) != kept:
                 return False  # (a number out of range: the fresh reading decides)
         kc.conf_changed = self._changed_when_read or bool(self.warnings) or bool(self.unsaved)
+        self.reached = reached
         return True
 
     def take_index(self, earlier: ConfigValues | None) -> None:
@@ -185,6 +192,10 @@ def _add_dependents(out: dict[Symbol, set[Symbol]], symbols) -> None:
     for sym in symbols:
         exprs = [sym.dir_dep, sym.rev_dep, sym.implied]
         for prop in sym.props:
+            if prop.kind in _ON_OTHERS:
+                # (What a select or imply does is read by its target, through
+                # the target's reverse dependencies: the owner reads nothing.)
+                continue
             exprs.append(prop.cond)
             if prop.kind == P_RANGE:
                 exprs.extend(prop.expr)
