@@ -21,7 +21,8 @@ from pygls.uris import from_fs_path
 from pytest_lsp import LanguageClient
 from test_lsp_sample import SAMPLE, SERVER
 
-_PROMPT = re.compile(r"^\s*(.*?) \((\w+)\) \[[^\]]*\] (?:\(NEW\) )?$")
+# (A question ends with its default; one the user cannot change, with its value after it.)
+_PROMPT = re.compile(r"^\s*(.*?) \((\w+)\) \[[^\]]*\] (?:\(NEW\) )?(?:\S.*)?$")
 _MEMBER = re.compile(r"^\s*[> ] *\d+\. (.*?) \((\w+)\)(?: \(NEW\))?$")
 
 
@@ -34,7 +35,8 @@ async def client(lsp_client: LanguageClient):
 def asked(output: str) -> list[tuple]:
     """What conf --oldaskconfig asked, in order: headers (menus, comments),
     prompts of symbols, and choices with their members."""
-    lines = output.split("\n")
+    # (An answered choice's "choice[1-N?]: " prompt and the next question share a line.)
+    lines = [re.sub(r"^\s*choice\[[^\]]*\]: ", "", line) for line in output.split("\n")]
     out: list[tuple] = []
     for n, line in enumerate(lines):
         stripped = line.strip()
