@@ -85,6 +85,8 @@ def describe(project: Project, ids: MenuIds, node: MenuNode) -> dict:
         "assignable": [],
         "modified": False,
         "hasChildren": bool(shown_children(node, True)),
+        # (A choice's entries are chosen, not toggled.)
+        "inChoice": sym is not None and sym.is_choice_value,
         "location": {"file": node.file, "line": node.line},
     }
     if sym is not None:
@@ -150,16 +152,7 @@ def search(project: Project, query: str, limit: int = 200) -> list[dict]:
     ranked.sort(key=lambda r: (r[0], r[1]))
     results = []
     for _rank, _n, node in ranked[:limit]:
-        sym = node.sym
-        if sym is not None:
-            sym.calc_value()
-        results.append({
-            "id": ids.ids[id(node)],
-            "symbol": sym.name if sym is not None else None,
-            "prompt": node.prompt.text if node.prompt is not None else None,
-            "path": path_of(node),
-            "visible": menu_is_visible(node) if node.prompt is not None else False,
-            "value": sym.str_value() if sym is not None and not sym.is_choice else None,
-            "location": {"file": node.file, "line": node.line},
-        })
+        entry = describe(project, ids, node)
+        entry["path"] = path_of(node)
+        results.append(entry)
     return results

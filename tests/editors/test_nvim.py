@@ -138,3 +138,37 @@ def test_checkhealth_reports_the_server_version(tmp_path):
     other.chmod(0o755)
     report = checkhealth(tmp_path, [str(other), "serve"])
     assert f"WARNING: server {other} is kconfig-ls 0.0.1, the plugin is {__version__}" in report, report
+
+
+MENU_DRIVER = Path(__file__).with_name("nvim_menu_driver.lua")
+
+
+def test_nvim_kconfig_menu_on_the_bundled_sample(tmp_path):
+    root = tmp_path / "tree"
+    shutil.copytree(REPO / "kconfig_ls" / "data" / "sample", root)
+    (root / ".config").write_text("CONFIG_MODULES=y\n")
+    out = tmp_path / "nvim-menu.json"
+    env = dict(os.environ, PYTHONPATH=str(REPO), KCONFIG_LS_OUT=str(out), KCONFIG_LS_FILE=str(root / ".config"),
+               KCONFIG_LS_CMD=json.dumps([sys.executable, "-m", "kconfig_ls.cli", "serve"]),
+               XDG_CONFIG_HOME=str(tmp_path / "xdg-config"), XDG_DATA_HOME=str(tmp_path / "xdg-data"),
+               XDG_STATE_HOME=str(tmp_path / "xdg-state"))
+    proc = subprocess.run(["nvim", "--headless", "-u", "NONE", "-i", "NONE", "--cmd", f"set rtp^={PLUGIN}",
+                           "-c", f"luafile {MENU_DRIVER}"], env=env, capture_output=True, text=True, timeout=300)
+    assert out.exists(), f"nvim wrote nothing: {proc.stdout[-2000:]} {proc.stderr[-2000:]}"
+    result = json.loads(out.read_text())
+    assert "error" not in result, result
+    assert result["attached"]
+    assert result["top"][0].startswith("Kconfig menu")
+    assert any("[*] Enable loadable module support  [MODULES]" in line for line in result["top"])
+    assert any("> " in line and "Device drivers" in line for line in result["top"])
+    assert any("[ ] Networking support  [NET]" in line for line in result["expanded"])
+    assert result["config_after_set"] and "CONFIG_NET=y" in result["config_lines"]
+    assert "[*] Networking support  [NET]" in result["net_line"]
+    assert result["netdevices_shown"], result["after_refresh"]
+    assert "NETDEVICES" in result["refused_reason"] and result["config_unchanged"]
+    assert result["search"][0].startswith("Search: e1000")
+    assert any("[E1000]" in line and "in Device drivers" in line for line in result["search"])
+    assert any("CONFIG_E1000 (tristate) = n" in line for line in result["why"])
+    assert result["back"].startswith("Kconfig menu")
+    assert (Path(result["definition"]["file"]).relative_to(root).as_posix(), result["definition"]["line"]) \
+        == ("drivers/Kconfig", (root / "drivers" / "Kconfig").read_text().split("\n").index("config NET") + 1)

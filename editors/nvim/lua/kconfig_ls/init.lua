@@ -124,7 +124,8 @@ function M.attach(bufnr, source)
       root_dir = root,
       init_options = init_options(),
       workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
-      handlers = { ['kconfig/status'] = M.on_status, ['textDocument/publishDiagnostics'] = M.on_diagnostics },
+      handlers = { ['kconfig/status'] = M.on_status, ['textDocument/publishDiagnostics'] = M.on_diagnostics,
+                   ['kconfig/menuChanged'] = function() require('kconfig_ls.menu').on_menu_changed() end },
     })
     M.clients[root] = id
   end
@@ -153,6 +154,8 @@ local function client_for(bufnr)
   end
   return nil
 end
+
+M.client = client_for
 
 function M.execute(command, arguments, bufnr)
   local client = client_for(bufnr)
@@ -272,6 +275,14 @@ local function define_commands()
     local arch = M.execute('kconfig.setArch', { opts.args })
     if arch then vim.notify('kconfig-ls: ARCH=' .. arch) end
   end, { nargs = 1, desc = 'Load the Kconfig tree for another architecture' })
+  vim.api.nvim_create_user_command('KconfigMenu', function(opts)
+    local menu = require('kconfig_ls.menu')
+    menu.open()
+    if opts.args ~= '' then menu.search(opts.args) end
+  end, { nargs = '?', desc = "The kernel's menu, as menuconfig shows it (optionally searching)" })
+  vim.api.nvim_create_user_command('KconfigSet', function(opts)
+    require('kconfig_ls.menu').set_value(symbol_arg(opts.fargs[1]), opts.fargs[2] or 'y')
+  end, { nargs = '+', desc = 'Set a symbol in the config file as menuconfig would: SYMBOL [VALUE]' })
   vim.api.nvim_create_user_command('KconfigReload', function()
     M.execute('kconfig.reload', {})
   end, { desc = 'Reload the Kconfig tree' })
