@@ -14,7 +14,7 @@ await esbuild.build({
   logLevel: "warning",
 });
 await esbuild.build({
-  entryPoints: ["src/serverLocation.ts", "src/settings.ts"],
+  entryPoints: ["src/serverLocation.ts", "src/settings.ts", "src/menuModel.ts"],
   bundle: false,
   platform: "node",
   format: "esm",

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..kconfig.configfile import menu_is_visible, string_default
-from ..kconfig.expr import BOOL, TRI_STR, TRISTATE, TYPE_NAMES
+from ..kconfig.expr import BOOL, HEX, INT, TRI_STR, TRISTATE, TYPE_NAMES
 from ..kconfig.menu import P_COMMENT, P_MENU, MenuNode
 from ..kconfig.tree import Kconfig
 from .project import Project
@@ -102,7 +102,24 @@ def describe(project: Project, ids: MenuIds, node: MenuNode) -> dict:
             entry["modified"] = sym.str_value() != string_default(project.kc, sym)
         if sym.type in (BOOL, TRISTATE):
             entry["assignable"] = [TRI_STR[v] for v in sym.assignable]
+        elif sym.type in (INT, HEX) and (prop := sym.range_prop()) is not None:
+            base = 10 if sym.type == INT else 16
+            shown = str if sym.type == INT else hex
+            entry["range"] = [shown(bound.range_value(base)) for bound in prop.expr]
     return entry
+
+
+def shown_parents(node: MenuNode) -> list[MenuNode]:
+    """The entries above ``node`` in the menu as :func:`children` gives it,
+    from the top (``if`` blocks are not entries: their own are in their
+    place)."""
+    parents = []
+    parent = node.parent
+    while parent is not None and parent.parent is not None:
+        if parent.prompt is not None:
+            parents.append(parent)
+        parent = parent.parent
+    return parents[::-1]
 
 
 def path_of(node: MenuNode) -> list[str]:
@@ -154,5 +171,6 @@ def search(project: Project, query: str, limit: int = 200) -> list[dict]:
     for _rank, _n, node in ranked[:limit]:
         entry = describe(project, ids, node)
         entry["path"] = path_of(node)
+        entry["parents"] = [ids.ids[id(parent)] for parent in shown_parents(node)]
         results.append(entry)
     return results

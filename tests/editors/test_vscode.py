@@ -122,6 +122,28 @@ def test_hover_definition_and_diagnostics_in_a_real_vscode(ready, tmp_path):
     assert f"server: kconfig-ls {__version__} from " in output and "/bundled/libs/kconfig_ls" in output, output
 
 
+def test_the_kconfig_menu_view_sets_values_in_the_config_buffer(ready, tmp_path):
+    """The tree view in the real VS Code: expand Device drivers, tick
+    Networking support, see the unsaved .config buffer say CONFIG_NET=y and
+    the entries that depend on it appear."""
+    root = tmp_path / "tree"
+    shutil.copytree(REPO / "kconfig_ls" / "data" / "sample", root)
+    (root / ".config").write_text("CONFIG_MODULES=y\n")
+    screenshot = tmp_path / "menu.png"
+    result = drive_vscode(root, ".config", 1, len("CONFIG_MO") + 1, "CONFIG_MODULES", "--menu",
+                          "--menu-screenshot", str(screenshot), home=tmp_path / "home")
+    menu = result["menu"]
+    assert any("Device drivers" in row for row in menu["top"]), menu
+    assert any("Networking support" in row and "CONFIG_NET" in row for row in menu["expanded"]), menu
+    assert "CONFIG_NET=y" in menu["configText"], menu
+    assert any("Network device support" in row for row in menu["after"]), menu
+    # (The buffer is the user's to save: the file on disk is as it was.)
+    assert (root / ".config").read_text() == "CONFIG_MODULES=y\n"
+    assert screenshot.stat().st_size > 10_000
+    if os.environ.get("KCONFIG_LS_SCREENSHOTS"):
+        shutil.copy(screenshot, REPO / "docs" / "screenshots" / "vscode-menu.png")
+
+
 def test_the_bundled_server_serves_hover_on_the_kernel_tree(ready, kernel_tree, tmp_path):
     """The .vsix alone on the real kernel tree (ARCH defaults to the host, as
     make does; no .config): a hover with the value the C tool gives.  The

@@ -11,6 +11,9 @@
 // Without --python no server setting is made: the extension finds its server
 // itself (the bundled one).  With --read-output, also opens the "Kconfig"
 // Output channel and reports its text as "output".
+// With --menu, also opens the Kconfig "Menu" view, expands "Device drivers",
+// ticks the checkbox of "Networking support" and reports the rows shown and
+// the editor's text afterwards as "menu" (--menu-screenshot: a picture).
 // With --count-faded, also reports how many spans on screen are drawn faded
 // (diagnostics tagged "unnecessary": the compiled-out lines) as "faded".
 // With --definition-at, also presses F12 there and reports the cursor's new
@@ -46,6 +49,8 @@ const { values: args } = parseArgs({
     "break-text": { type: "string", default: " (" },
     "read-output": { type: "boolean", default: false },
     "count-faded": { type: "boolean", default: false },
+    menu: { type: "boolean", default: false },
+    "menu-screenshot": { type: "string" },
   },
 });
 for (const name of ["code-server", "vsix", "folder", "file", "line", "column"]) {
@@ -180,6 +185,36 @@ try {
     return value;
   }
 
+  /** The Kconfig "Menu" view: open it from the palette, expand a menu,
+   * tick a checkbox, and see the config buffer change. */
+  async function driveMenu() {
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("F1");
+    await page.waitForSelector(".quick-input-widget input", { timeout: TIMEOUT_MS });
+    await page.keyboard.type("Kconfig: Open Menu", { delay: 20 });
+    await page.waitForSelector(".quick-input-list .monaco-list-row", { timeout: TIMEOUT_MS });
+    await page.keyboard.press("Enter");
+    // (The view has the side bar to itself: its own activity-bar container.)
+    const rows = page.locator(".part.sidebar .monaco-list-row");
+    const row = (text) => rows.filter({ hasText: text }).first();
+    await row("Device drivers").waitFor({ timeout: TIMEOUT_MS });
+    const top = await rows.allInnerTexts();
+    await row("Device drivers").click();
+    await row("Networking support").waitFor({ timeout: TIMEOUT_MS });
+    const expanded = await rows.allInnerTexts();
+    await row("Networking support").locator(".custom-view-tree-node-item-checkbox").click();
+    const editor = page.locator(".monaco-editor .view-lines").first();
+    const configText = await poll(async () => {
+      const text = (await editor.innerText()).replace(/\u00a0/g, " ");
+      return text.includes("CONFIG_NET=y") ? text : "";
+    });
+    // (Network device support shows once the server read the edited buffer.)
+    await poll(async () => (await rows.allInnerTexts()).some((t) => t.includes("Network device support")));
+    const after = await rows.allInnerTexts();
+    if (args["menu-screenshot"]) await page.screenshot({ path: args["menu-screenshot"] });
+    return { top, expanded, configText, after };
+  }
+
   let hover = "";
   while (Date.now() < deadline) {
     // Go to line:column, then "Show or Focus Hover".
@@ -222,6 +257,9 @@ try {
       });
       // Back to the editor (Go to Line would move in the Output view).
       await page.keyboard.press("Control+1");
+    }
+    if (args.menu) {
+      result.menu = await driveMenu();
     }
     if (args["definition-at"]) {
       // Go to Definition (F12) from a reference; the cursor position the

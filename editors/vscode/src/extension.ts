@@ -7,6 +7,7 @@ import * as fs from "fs";
 import * as path from "path";
 import * as vscode from "vscode";
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from "vscode-languageclient/node";
+import { MenuNode, MenuTree } from "./menuTree";
 import { Bundle, findBundle, locateServer, nodeProbe } from "./serverLocation";
 import { archChoices, initializationOptions, KconfigSettings, statusText } from "./settings";
 
@@ -14,6 +15,7 @@ let client: LanguageClient | undefined;
 let statusItem: vscode.StatusBarItem;
 let output: vscode.OutputChannel;
 let bundle: Bundle | undefined;
+let menu: MenuTree;
 
 function settings(): KconfigSettings {
   const config = vscode.workspace.getConfiguration("kconfig");
@@ -35,6 +37,16 @@ async function execute<T>(command: string, ...args: unknown[]): Promise<T | unde
     return (await client.sendRequest("workspace/executeCommand", { command, arguments: args })) as T;
   } catch (err) {
     void vscode.window.showErrorMessage(`kconfig-ls: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  }
+}
+
+async function request<T>(method: string, params: unknown): Promise<T | undefined> {
+  if (!client) return undefined;
+  try {
+    return (await client.sendRequest(method, params)) as T;
+  } catch (err) {
+    output.appendLine(`${method}: ${err instanceof Error ? err.message : String(err)}`);
     return undefined;
   }
 }
@@ -73,7 +85,9 @@ async function startClient(): Promise<void> {
   };
   client = new LanguageClient("kconfig-ls", "Kconfig (kconfig-ls)", serverOptions, clientOptions);
   client.onNotification("kconfig/status", (status: ServerStatus) => showStatus(status));
+  client.onNotification("kconfig/menuChanged", () => menu.refresh());
   await client.start();
+  menu.refresh();
   const status = await execute<ServerStatus>("kconfig.status");
   if (status?.server) {
     output.appendLine(`server: kconfig-ls ${status.server.version} from ${status.server.package} (Python ${status.server.pythonVersion} at ${status.server.python})`);
@@ -235,8 +249,66 @@ function associateConfFile(document: vscode.TextDocument): void {
   }
 }
 
+/** The tree view and its commands (see menuTree.ts). */
+function registerMenu(context: vscode.ExtensionContext): void {
+  menu = new MenuTree({ request, execute });
+  const view = vscode.window.createTreeView("kconfig.menu", {
+    treeDataProvider: menu,
+    showCollapseAll: true,
+    // (A checkbox is one symbol's value: ticking a menu must not tick what is under it.)
+    manageCheckboxStateManually: true,
+  });
+  menu.view = view;
+  const showAll = async (on: boolean) => {
+    menu.showAll = on;
+    await vscode.commands.executeCommand("setContext", "kconfig.menuShowAll", on);
+    menu.refresh();
+  };
+  const symbolOf = (node?: MenuNode) => node?.entry.symbol;
+  context.subscriptions.push(
+    view,
+    view.onDidChangeCheckboxState(async (event) => {
+      for (const [node, state] of event.items) {
+        await menu.setValue(node.entry, state === vscode.TreeItemCheckboxState.Checked ? "y" : "n");
+      }
+    }),
+    vscode.commands.registerCommand("kconfig-ls.openMenu", () => vscode.commands.executeCommand("kconfig.menu.focus")),
+    vscode.commands.registerCommand("kconfig-ls.menuSet", (node: MenuNode) => menu.choose(node)),
+    vscode.commands.registerCommand("kconfig-ls.menuSearch", () => menu.search()),
+    vscode.commands.registerCommand("kconfig-ls.menuRefresh", () => menu.refresh()),
+    vscode.commands.registerCommand("kconfig-ls.menuShowAll", () => showAll(true)),
+    vscode.commands.registerCommand("kconfig-ls.menuHideAll", () => showAll(false)),
+    vscode.commands.registerCommand("kconfig-ls.menuWhy", (node?: MenuNode) => explainCommand(symbolOf(node))),
+    vscode.commands.registerCommand("kconfig-ls.menuMakeY", (node?: MenuNode) => makeCommand(symbolOf(node), "y")),
+    vscode.commands.registerCommand("kconfig-ls.menuMakeM", (node?: MenuNode) => makeCommand(symbolOf(node), "m")),
+    vscode.commands.registerCommand("kconfig-ls.menuGoTo", async (node?: MenuNode) => {
+      if (!node) return;
+      const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(node.entry.location.uri));
+      const at = new vscode.Position(node.entry.location.line, 0);
+      await vscode.window.showTextDocument(document, { selection: new vscode.Range(at, at) });
+    }),
+  );
+}
+
+/** "Make it y/m" from the menu: the verified how-to, applied once the user
+ * confirms the assignments it makes. */
+async function makeCommand(name: string | undefined, value: string): Promise<void> {
+  if (!name) return;
+  const answer = await execute<HowToResult>("kconfig.howTo", name, value);
+  if (!answer) return;
+  if (!answer.result.reachable || answer.result.already) {
+    await showText(`# CONFIG_${name}=${value}`, "```\n" + answer.text + "```");
+    return;
+  }
+  const sets = Object.entries(answer.result.assignments).map(([n, v]) => `${n}=${v}`).join(", ");
+  const choice = await vscode.window.showInformationMessage(`Make ${name}=${value}: set ${sets}?`, { modal: true },
+    "Apply to config");
+  if (choice === "Apply to config") await execute("kconfig.applyHowTo", name, value);
+}
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel("Kconfig");
+  registerMenu(context);
   bundle = findBundle(context.extensionPath);
   statusItem = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 50);
   statusItem.command = "kconfig-ls.setArch";
