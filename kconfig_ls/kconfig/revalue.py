@@ -15,8 +15,9 @@ same for the symbols whose user value the new text changes.
 
 ``conf_read``'s last step is global: user values of invisible symbols are
 dropped only when no value changed anywhere, and a number out of its range
-counts as a change.  When the edit flips that (or touches a number out of
-range, or the modules symbol) :meth:`update` returns False and the caller
+counts as a change.  When an edit flips that, the drops are redone over
+every symbol (flags only: no value moves).  When it touches a number out of
+range or the modules symbol, :meth:`update` returns False and the caller
 reads the config afresh.  ``tests/unit/test_relink.py`` compares updated
 values with a fresh reading after many random edits.
 """
@@ -24,6 +25,7 @@ values with a fresh reading after many random edits.
 from __future__ import annotations
 
 from . import configfile
+from .expr import N
 from .menu import P_IMPLY, P_RANGE, P_SELECT
 from .symbols import Symbol
 from .tree import Kconfig
@@ -139,7 +141,9 @@ class ConfigValues:
             if configfile.value_differs_from_user(sym):
                 self.unsaved.add(sym)
         if bool(self.unsaved) != was_unsaved:
-            return False
+            if kc.gen.member_choices:
+                return False
+            self._redo_stale_drops(reached)
         if not kc.gen.member_choices:
             kept = len(self.unsaved)
             if configfile.drop_stale_user_values(order, kept) != kept:
@@ -147,6 +151,23 @@ class ConfigValues:
         kc.conf_changed = self._changed_when_read or bool(self.warnings) or bool(self.unsaved)
         self.reached = reached
         return True
+
+    def _redo_stale_drops(self, reached: set[Symbol]) -> None:
+        """Whether anything changed decides, before member choices, if the
+        reading drops the user values of invisible symbols (values computed
+        before, so none moves): that answer flipped, so the symbols the edit
+        did not reach get their user values as a fresh reading leaves them
+        (those reached are settled below)."""
+        keep = bool(self.unsaved)
+        read = self._read
+        for sym in self.kc.all_symbols:
+            if sym in reached or sym.is_choice_value:
+                continue
+            if keep:
+                if not sym.has_user and sym.index < len(read) and read[sym.index][0]:
+                    sym.has_user = True
+            elif sym.has_user and sym.visible == N:
+                sym.has_user = False
 
     def take_index(self, earlier: ConfigValues | None) -> None:
         """Keep the dependency index of an earlier reading of the same tree

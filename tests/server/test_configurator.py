@@ -162,3 +162,61 @@ async def test_the_menu_changes_are_announced(client: LanguageClient, tmp_path):
     drivers = next(e for e in top if e["prompt"] == "Device drivers")
     entries = (await request(client, "kconfig/menu", {"node": drivers["id"]}))["nodes"]
     assert next(e for e in entries if e.get("symbol") == "NET")["value"] == "y"
+
+
+async def wait_until(probe, what: str, tries: int = 200):
+    for _ in range(tries):
+        value = await probe()
+        if value:
+            return value
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"never: {what}")
+
+
+async def test_a_broken_config_and_a_broken_kconfig_keep_the_menu(client: LanguageClient, tmp_path):
+    """Unknown symbols and garbage lines in the config: the menu works and a
+    setting leaves those lines as they are.  A Kconfig buffer whose edit
+    stops the tree from loading: the last good tree answers, marked stale."""
+    root = tmp_path / "tree"
+    shutil.copytree(SAMPLE, root)
+    broken = "CONFIG_NO_SUCH_THING=y\nthis is not a config line\n\x00\xff garbage\nCONFIG_NET=y\n"
+    (root / ".config").write_text(broken)
+    await start(client, root)
+    made: list = []
+    client.feature(lsp.WORKSPACE_APPLY_EDIT)(
+        lambda params: made.append(params.edit) or lsp.ApplyWorkspaceEditResult(applied=True))
+    top = (await request(client, "kconfig/menu", {"node": None}))["nodes"]
+    drivers = next(e for e in top if e["prompt"] == "Device drivers")
+    entries = (await request(client, "kconfig/menu", {"node": drivers["id"]}))["nodes"]
+    assert next(e for e in entries if e.get("symbol") == "NET")["value"] == "y"
+    answer = plain(await client.workspace_execute_command_async(
+        lsp.ExecuteCommandParams(command="kconfig.setValue", arguments=["NETDEVICES", "y"])))
+    assert answer["applied"] and {"symbol": "NETDEVICES", "value": "y", "visible": True} in answer["changed"]
+    (edits,) = made[0].changes.values()
+    assert [(e.range.start.line, e.new_text) for e in edits] == [(4, "CONFIG_NETDEVICES=y\n")]
+    assert "stale" not in await request(client, "kconfig/menu", {"node": None})
+
+    kconfig = root / "drivers" / "Kconfig"
+    uri = from_fs_path(str(kconfig))
+    text = kconfig.read_text()
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+        lsp.TextDocumentItem(uri=uri, language_id="kconfig", version=1, text=text)))
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=text + 'source "drivers/gone/Kconfig"\n')]))
+
+    async def stale():
+        answer = await request(client, "kconfig/menu", {"node": None})
+        return answer if answer.get("stale") else None
+
+    answer = await wait_until(stale, "the menu marked stale")
+    assert "drivers/gone/Kconfig" in answer["error"]
+    assert [e["prompt"] for e in answer["nodes"]] == [e["prompt"] for e in top]
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=3),
+        content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=text)]))
+
+    async def fresh():
+        return "stale" not in await request(client, "kconfig/menu", {"node": None})
+
+    await wait_until(fresh, "the stale marker gone")
