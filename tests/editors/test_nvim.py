@@ -170,5 +170,8 @@ def test_nvim_kconfig_menu_on_the_bundled_sample(tmp_path):
     assert any("[E1000]" in line and "in Device drivers" in line for line in result["search"])
     assert any("CONFIG_E1000 (tristate) = n" in line for line in result["why"])
     assert result["back"].startswith("Kconfig menu")
+    if os.environ.get("KCONFIG_LS_SCREENSHOTS"):
+        capture = "\n".join(result["after_refresh"] + ["", ":KconfigMenu, then / e1000 <CR>:", ""] + result["search"])
+        (REPO / "docs" / "screenshots" / "nvim-menu.txt").write_text(capture + "\n")
     assert (Path(result["definition"]["file"]).relative_to(root).as_posix(), result["definition"]["line"]) \
         == ("drivers/Kconfig", (root / "drivers" / "Kconfig").read_text().split("\n").index("config NET") + 1)
