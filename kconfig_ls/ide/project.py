@@ -17,6 +17,7 @@ import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from .. import heap
 from ..kconfig import configfile, tree_cache
 from ..kconfig import generation as generations
 from ..kconfig.errors import KconfigError
@@ -264,6 +265,13 @@ class Project:
             if progress is not None:
                 progress(done)
 
+        try:
+            return self._load_tree(report, release_first)
+        finally:
+            # (What the build made and dropped, back to the system.)
+            heap.trim()
+
+    def _load_tree(self, report: Callable[[int], None], release_first: bool) -> LoadResult:
         with self.lock:
             overlays = dict(self.overlays)
         if release_first and self.kc is not None:
@@ -358,7 +366,10 @@ class Project:
         source files; how many files were read."""
         if self.uses is None:
             self.uses = UseIndex(self.root, self.env.get("CONFIG_", "CONFIG_"), self.env)
-        return self.uses.update(progress)
+        try:
+            return self.uses.update(progress)
+        finally:
+            heap.trim()
 
     def config_macros(self) -> ConfigMacros:
         """What the loaded configuration defines for C and make (kept until

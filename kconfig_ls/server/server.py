@@ -22,7 +22,7 @@ from pygls.uris import from_fs_path
 
 import kconfig_ls
 
-from .. import __version__
+from .. import __version__, heap
 from ..ide import actions as ide_actions
 from ..ide import completion, configurator, diagnostics, hover, navigation, outline, setvalue, sources
 from ..ide.locate import Locator, in_checked_file, in_config_text
@@ -355,6 +355,7 @@ class KconfigServer(LanguageServer):
 
     def collect(self) -> None:
         gc.collect()  # (the freed trees' refs are dropped at the next schedule)
+        heap.trim()
 
     async def _reload_later(self) -> None:
         await asyncio.sleep(RELINK_SECONDS)
