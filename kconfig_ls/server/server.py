@@ -17,6 +17,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path
 
@@ -1008,7 +1009,11 @@ async def _apply_config_changes(ls: KconfigServer, path: str, base: str, changes
         edit = lsp.WorkspaceEdit(document_changes=document_changes)
     else:
         edit = lsp.WorkspaceEdit(changes={from_fs_path(path): edits})
-    response = await ls.workspace_apply_edit_async(lsp.ApplyWorkspaceEditParams(edit=edit, label=label))
+    try:
+        response = await ls.workspace_apply_edit_async(lsp.ApplyWorkspaceEditParams(edit=edit, label=label))
+    except JsonRpcException as exc:
+        raise CommandFailed(f"the editor could not apply the edit to {os.path.basename(path)}: {exc.message}") \
+            from None
     return bool(response.applied)
 
 

@@ -68,6 +68,18 @@ CASES = [
     ("set-arch-missing", *command("kconfig.setArch"), INVALID_PARAMS),
     ("write-config-number", *command("kconfig.writeConfig", 12), INVALID_PARAMS),
     ("status-extra-args", *command("kconfig.status", 1, 2, 3), RESULT),
+    ("set-value-unknown", *command("kconfig.setValue", "NO_SUCH_SYMBOL", "y"), INVALID_PARAMS),
+    ("set-value-no-value", *command("kconfig.setValue", "NET"), INVALID_PARAMS),
+    ("set-value-list", *command("kconfig.setValue", "NET", ["y"]), INVALID_PARAMS),
+    ("set-value-bad-tristate", *command("kconfig.setValue", "NET", "maybe"), RESULT),
+    # (This client refuses edits: the answer says it was not applied.)
+    ("set-value-huge", *command("kconfig.setValue", "LOCALVERSION", "x" * 1_000_000), RESULT),
+    ("menu-string-node", "kconfig/menu", {"node": "top"}, INVALID_PARAMS),
+    ("menu-unknown-node", "kconfig/menu", {"node": 10**12}, INVALID_PARAMS),
+    ("menu-list-params", "kconfig/menu", [1, 2], INVALID_PARAMS),
+    ("menu-no-params", "kconfig/menu", None, RESULT),
+    ("search-number", "kconfig/search", {"query": 5}, INVALID_PARAMS),
+    ("search-huge", "kconfig/search", {"query": "e" * 100_000}, RESULT),
 ]
 
 
@@ -98,6 +110,7 @@ def _with_uri(value, uri):
 @pytest.mark.asyncio
 async def test_every_bad_request_gets_the_right_answer(client: LanguageClient, tmp_path):
     _, _, uri = await opened(client, tmp_path, "drivers/Kconfig")
+    client.feature(lsp.WORKSPACE_APPLY_EDIT)(lambda params: lsp.ApplyWorkspaceEditResult(applied=False))
     logs_before = len(client.log_messages)
     wrong = []
     for name, method, params, expected in CASES:
