@@ -1,4 +1,4 @@
-"""`set_value` on the Linux 6.1 tree (x86_64), starting from
+"""`set_value` on the Linux 6.1 and 6.12 trees (x86_64), starting from
 x86_64_defconfig as it is (a fragment): after random settings, each
 answer's `changed` equals the difference of two fresh readings (the text
 before and after the edit), so the shortcut through the symbols the edit
@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import GENERATIONS, require_kernel
 
 from kconfig_ls.ide.project import Project, Settings
 from kconfig_ls.ide.setvalue import normalized, set_value, shown_state
@@ -37,7 +38,9 @@ def value_for(rng: random.Random, sym) -> str:
     return rng.choice(["", "kconfig-ls"])
 
 
-def test_set_value_changes_equal_fresh_readings(kernel_tree):
+@pytest.mark.parametrize("version", GENERATIONS)
+def test_set_value_changes_equal_fresh_readings(version):
+    kernel_tree = require_kernel(version)
     settings = Settings(arch="x86_64")
     project, fresh = Project(str(kernel_tree), settings), Project(str(kernel_tree), settings)
     project.load()

@@ -70,9 +70,9 @@ class EditorBuffer:
         return lsp.ApplyWorkspaceEditResult(applied=True)
 
 
-def c_values(root: Path, text: str, scratch: Path) -> dict[str, str]:
-    """What the C tool's olddefconfig makes of config ``text``."""
-    conf = require_kernel() / "scripts" / "kconfig" / "conf"
+def c_values(root: Path, text: str, scratch: Path, version: str = "6.1") -> dict[str, str]:
+    """What the C tool (of Linux ``version``) makes of config ``text`` with olddefconfig."""
+    conf = require_kernel(version) / "scripts" / "kconfig" / "conf"
     config = scratch / "c.config"
     config.write_text(text)
     subprocess.run([str(conf), "--olddefconfig", "Kconfig"], cwd=root, check=True, capture_output=True,
@@ -87,9 +87,9 @@ def c_values(root: Path, text: str, scratch: Path) -> dict[str, str]:
     return values
 
 
-def fresh_shown(root: Path, text: str) -> dict[str, tuple[str, bool]]:
+def fresh_shown(root: Path, text: str, version: str) -> dict[str, tuple[str, bool]]:
     (root / ".config").write_text(text)
-    project = Project(str(root), Settings())
+    project = Project(str(root), Settings(kconfig_version=version))
     project.load()
     return shown_state(project)
 
@@ -128,15 +128,16 @@ async def wait_for(client: LanguageClient, name: str, value: str) -> None:
     raise AssertionError(f"the server never showed {name}={value}")
 
 
-@pytest.mark.parametrize("seed", [20261206, 7, 1234])
-async def test_set_values_equal_what_c_makes_of_the_edited_config(client: LanguageClient, tmp_path, seed):
+@pytest.mark.parametrize(("version", "seed"), [("6.1", 20261206), ("6.1", 7), ("6.1", 1234), ("6.12", 20261206),
+                                               ("6.12", 99)])
+async def test_set_values_equal_what_c_makes_of_the_edited_config(client: LanguageClient, tmp_path, version, seed):
     root = tmp_path / "tree"
     shutil.copytree(SAMPLE, root)
     check = tmp_path / "check"
     shutil.copytree(SAMPLE, check)
     text = (SAMPLE / "configs" / "sample_defconfig").read_text()
     (root / ".config").write_text(text)
-    await start(client, root)
+    await start(client, root, {"kconfigVersion": version})
     buffer = EditorBuffer(client, root / ".config", text)
     await asyncio.sleep(0.2)
     entries = await all_entries(client)
@@ -147,8 +148,8 @@ async def test_set_values_equal_what_c_makes_of_the_edited_config(client: Langua
         name = entry["symbol"]
         value = rng.choice(candidates(rng, entry))
         before_text = buffer.text
-        before = c_values(check, before_text, tmp_path)
-        shown_before = fresh_shown(check, before_text)
+        before = c_values(check, before_text, tmp_path, version)
+        shown_before = fresh_shown(check, before_text, version)
         edits_before = len(buffer.edits_applied)
         answer = plain(await client.workspace_execute_command_async(
             lsp.ExecuteCommandParams(command="kconfig.setValue", arguments=[name, value])))
@@ -158,13 +159,13 @@ async def test_set_values_equal_what_c_makes_of_the_edited_config(client: Langua
             assert buffer.text == before_text and len(buffer.edits_applied) == edits_before
             # (C would not keep the value either.)
             wanted = value if entry["type"] != "hex" or value.startswith("0x") else "0x" + value
-            tried = c_values(check, before_text + f"CONFIG_{name}={wanted}\n", tmp_path)
+            tried = c_values(check, before_text + f"CONFIG_{name}={wanted}\n", tmp_path, version)
             assert tried.get(name, "n") != wanted, (name, value, answer["reason"])
             continue
         accepted += 1
         assert len(buffer.edits_applied) - edits_before <= 1
-        after = c_values(check, buffer.text, tmp_path)
-        shown_after = fresh_shown(check, buffer.text)
+        after = c_values(check, buffer.text, tmp_path, version)
+        shown_after = fresh_shown(check, buffer.text, version)
         if entry["type"] in ("bool", "tristate", "string", "int"):
             assert after.get(name, "n") == value, (name, value, buffer.text)
         moved = {n for n in set(before) | set(after) if before.get(n) != after.get(n)}
