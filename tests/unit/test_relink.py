@@ -179,16 +179,21 @@ def test_config_edits_reread_equal_fresh_readings(tmp_path, generation, seeds):
                 declined += 1
                 values = ConfigValues(kc, ".config", ".config", config)
                 values.most_reached = 1.0
-            fresh = _load(tmp_path, texts, generation, relinkable=False)
-            fresh_values = ConfigValues(fresh, ".config", ".config", config)
-            where = f"seed {seed} step {step}"
-            ours, theirs = current_values(kc), current_values(fresh)
-            differing = {k: (v, theirs["values"].get(k)) for k, v in ours["values"].items()
-                         if theirs["values"].get(k) != v}
-            assert ours == theirs, f"{where}: values differ: {differing} {ours['unmet']} {theirs['unmet']}"
-            assert [str(w) for w in values.warnings] == [str(w) for w in fresh_values.warnings], where
-            assert sorted(s.name for s in values.unsaved) == sorted(s.name for s in fresh_values.unsaved), where
+            _assert_reading_is_fresh(tmp_path, texts, generation, config, kc, values, f"seed {seed} step {step}")
     assert reread >= (reread + declined) // 2, (reread, declined)
+
+
+def _assert_reading_is_fresh(tmp_path, texts, generation, config, kc, values, where) -> None:
+    """``kc`` with ``values`` read (incrementally) equals a fresh load and
+    reading of ``config``: values, user values, unmet warnings, the
+    reading's warnings and what did not stick."""
+    fresh = _load(tmp_path, texts, generation, relinkable=False)
+    fresh_values = ConfigValues(fresh, ".config", ".config", config)
+    ours, theirs = current_values(kc), current_values(fresh)
+    differing = {k: (v, theirs["values"].get(k)) for k, v in ours["values"].items() if theirs["values"].get(k) != v}
+    assert ours == theirs, f"{where}: values differ: {differing} {ours['unmet']} {theirs['unmet']}"
+    assert [str(w) for w in values.warnings] == [str(w) for w in fresh_values.warnings], where
+    assert sorted(s.name for s in values.unsaved) == sorted(s.name for s in fresh_values.unsaved), where
 
 
 @pytest.mark.parametrize(("generation", "seeds"), [("6.1", range(900, 940)), ("4.x", range(950, 970))])
@@ -219,12 +224,5 @@ def test_config_edits_that_flip_whether_anything_changed_equal_fresh_readings(tm
                 values.most_reached = 1.0
             elif bool(values.unsaved) != was_unsaved:
                 flips += 1
-            fresh = _load(tmp_path, texts, generation, relinkable=False)
-            fresh_values = ConfigValues(fresh, ".config", ".config", config)
-            where = f"seed {seed} step {step}"
-            ours, theirs = current_values(kc), current_values(fresh)
-            differing = {k: (v, theirs["values"].get(k)) for k, v in ours["values"].items()
-                         if theirs["values"].get(k) != v}
-            assert ours == theirs, f"{where}: values differ: {differing}"
-            assert sorted(s.name for s in values.unsaved) == sorted(s.name for s in fresh_values.unsaved), where
+            _assert_reading_is_fresh(tmp_path, texts, generation, config, kc, values, f"seed {seed} step {step}")
     assert flips >= 20, flips

@@ -175,18 +175,28 @@ async function howToCommand(): Promise<void> {
   if (!target) return;
   const value = target === "another value…" ? await vscode.window.showInputBox({ prompt: `Value for ${name}` }) : target;
   if (value === undefined) return;
+  await offerHowTo(name, value, false);
+}
+
+/** The verified how-to for `name` = `value`: shown when there is nothing
+ * to apply, else offered ("Apply to config"; `modal` asks in a dialog, as
+ * the menu's "Make it y/m" does, where the click alone chose the value). */
+async function offerHowTo(name: string, value: string, modal: boolean): Promise<void> {
   const answer = await execute<HowToResult>("kconfig.howTo", name, value);
   if (!answer) return;
+  const show = () => showText(`# CONFIG_${name}=${value}`, "```\n" + answer.text + "```");
   if (!answer.result.reachable || answer.result.already) {
-    await showText(`# CONFIG_${name}=${value}`, "```\n" + answer.text + "```");
+    await show();
     return;
   }
   const sets = Object.entries(answer.result.assignments).map(([n, v]) => `${n}=${v}`).join(", ");
-  const choice = await vscode.window.showInformationMessage(`Make ${name}=${value}: set ${sets}`, "Apply to config", "Show");
+  const choice = modal
+    ? await vscode.window.showInformationMessage(`Make ${name}=${value}: set ${sets}?`, { modal: true }, "Apply to config")
+    : await vscode.window.showInformationMessage(`Make ${name}=${value}: set ${sets}`, "Apply to config", "Show");
   if (choice === "Apply to config") {
     await execute("kconfig.applyHowTo", name, value);
   } else if (choice === "Show") {
-    await showText(`# CONFIG_${name}=${value}`, "```\n" + answer.text + "```");
+    await show();
   }
 }
 
@@ -265,6 +275,9 @@ function registerMenu(context: vscode.ExtensionContext): void {
     menu.refresh();
   };
   const symbolOf = (node?: MenuNode) => node?.entry.symbol;
+  const makeFromMenu = async (name: string | undefined, value: string) => {
+    if (name) await offerHowTo(name, value, true);
+  };
   context.subscriptions.push(
     view,
     view.onDidChangeCheckboxState(async (event) => {
@@ -279,8 +292,8 @@ function registerMenu(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand("kconfig-ls.menuShowAll", () => showAll(true)),
     vscode.commands.registerCommand("kconfig-ls.menuHideAll", () => showAll(false)),
     vscode.commands.registerCommand("kconfig-ls.menuWhy", (node?: MenuNode) => explainCommand(symbolOf(node))),
-    vscode.commands.registerCommand("kconfig-ls.menuMakeY", (node?: MenuNode) => makeCommand(symbolOf(node), "y")),
-    vscode.commands.registerCommand("kconfig-ls.menuMakeM", (node?: MenuNode) => makeCommand(symbolOf(node), "m")),
+    vscode.commands.registerCommand("kconfig-ls.menuMakeY", (node?: MenuNode) => makeFromMenu(symbolOf(node), "y")),
+    vscode.commands.registerCommand("kconfig-ls.menuMakeM", (node?: MenuNode) => makeFromMenu(symbolOf(node), "m")),
     vscode.commands.registerCommand("kconfig-ls.menuGoTo", async (node?: MenuNode) => {
       if (!node) return;
       const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(node.entry.location.uri));
@@ -288,22 +301,6 @@ function registerMenu(context: vscode.ExtensionContext): void {
       await vscode.window.showTextDocument(document, { selection: new vscode.Range(at, at) });
     }),
   );
-}
-
-/** "Make it y/m" from the menu: the verified how-to, applied once the user
- * confirms the assignments it makes. */
-async function makeCommand(name: string | undefined, value: string): Promise<void> {
-  if (!name) return;
-  const answer = await execute<HowToResult>("kconfig.howTo", name, value);
-  if (!answer) return;
-  if (!answer.result.reachable || answer.result.already) {
-    await showText(`# CONFIG_${name}=${value}`, "```\n" + answer.text + "```");
-    return;
-  }
-  const sets = Object.entries(answer.result.assignments).map(([n, v]) => `${n}=${v}`).join(", ");
-  const choice = await vscode.window.showInformationMessage(`Make ${name}=${value}: set ${sets}?`, { modal: true },
-    "Apply to config");
-  if (choice === "Apply to config") await execute("kconfig.applyHowTo", name, value);
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
