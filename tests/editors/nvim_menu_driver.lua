@@ -85,6 +85,11 @@ local ok, err = pcall(function()
   vim.api.nvim_set_current_win(vim.fn.bufwinid(menu_buf))
   keys('<BS>')
   result.back = lines(menu_buf)[1]
+  -- <CR> on a search result: the menu, opened down to it.
+  keys('/e1000<CR>')
+  go_to(menu_buf, '[E1000]')
+  keys('<CR>')
+  result.revealed = { header = lines(menu_buf)[1], line = vim.api.nvim_get_current_line() }
   go_to(menu_buf, '[NET]')
   keys('gd')
   result.definition = { file = vim.api.nvim_buf_get_name(0), line = vim.api.nvim_win_get_cursor(0)[1] }

@@ -170,6 +170,9 @@ def test_nvim_kconfig_menu_on_the_bundled_sample(tmp_path):
     assert any("[E1000]" in line and "in Device drivers" in line for line in result["search"])
     assert any("CONFIG_E1000 (tristate) = n" in line for line in result["why"])
     assert result["back"].startswith("Kconfig menu")
+    # (E1000 is hidden while NETDEVICES is n: revealing it shows all entries.)
+    assert result["revealed"]["header"].startswith("Kconfig menu (all entries)"), result["revealed"]
+    assert "[E1000]" in result["revealed"]["line"], result["revealed"]
     if os.environ.get("KCONFIG_LS_SCREENSHOTS"):
         capture = "\n".join(result["after_refresh"] + ["", ":KconfigMenu, then / e1000 <CR>:", ""] + result["search"])
         (REPO / "docs" / "screenshots" / "nvim-menu.txt").write_text(capture + "\n")

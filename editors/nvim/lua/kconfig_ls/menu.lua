@@ -2,7 +2,8 @@
 -- the server's configurator protocol (kconfig/menu, kconfig/search,
 -- kconfig.setValue, kconfig/menuChanged).
 --
---   <CR>     expand or collapse a menu; on a number or string, enter a value
+--   <CR>     expand or collapse a menu; on a number or string, enter a value;
+--            on a search result, show it in the menu
 --   <Space>  the next value (n -> m -> y for a tristate; choose a choice entry)
 --   /        search by name, prompt or help (<BS> goes back to the menu)
 --   ?        why the entry has its value
@@ -103,7 +104,8 @@ local function render(state)
   if not vim.api.nvim_buf_is_valid(buf) then return end
   local lines, header
   if state.results then
-    header = { 'Search: ' .. state.query .. '  (' .. #state.results .. ' found; <BS> back to the menu)' }
+    header = { 'Search: ' .. state.query .. '  (' .. #state.results
+               .. ' found; <CR> shows it in the menu, <BS> goes back)' }
   else
     header = { 'Kconfig menu' .. (state.show_all and ' (all entries)' or '') ..
                '  <CR> open/enter  <Space> next value  / search  ? why  gd definition  a all  q quit' }
@@ -197,7 +199,8 @@ function M.enter()
   local row = row_at_cursor()
   if not row then return end
   local entry = row.entry
-  if entry.hasChildren and entry.kind ~= 'choice' and not M.state.results then
+  if M.state.results then return M.reveal(entry) end
+  if entry.hasChildren and entry.kind ~= 'choice' then
     M.state.expanded[key_of(entry)] = not row.open
     M.refresh()
     return
@@ -207,6 +210,32 @@ function M.enter()
     if value ~= nil then return M.set_value(entry.symbol, value) end
   elseif entry.type == 'bool' or entry.type == 'tristate' then
     return M.cycle()
+  end
+end
+
+-- Back to the menu with the menus above `entry` (a search result) open and
+-- the cursor on it (all entries shown when it is hidden).
+function M.reveal(entry)
+  local state = M.state
+  if entry.visible == false then state.show_all = true end
+  local parent = vim.NIL
+  for _, id in ipairs(entry.parents or {}) do
+    local answer = request('kconfig/menu', { node = parent, showAll = state.show_all })
+    local found = nil
+    for _, child in ipairs(answer and answer.nodes or {}) do
+      if child.id == id then found = child end
+    end
+    if not found then break end
+    state.expanded[key_of(found)] = true
+    parent = id
+  end
+  state.results = nil
+  M.refresh()
+  for i, row in ipairs(state.rows) do
+    if row.entry.id == entry.id then
+      vim.api.nvim_win_set_cursor(0, { state.first_row + i - 1, 0 })
+      return row
+    end
   end
 end
 
