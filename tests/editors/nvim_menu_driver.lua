@@ -70,6 +70,14 @@ local ok, err = pcall(function()
   result.netdevices_shown = vim.wait(10000, function() return has_line(menu_buf, '[NETDEVICES]') ~= nil end, 50)
   result.after_refresh = lines(menu_buf)
 
+  -- <Space> on a choice: pick the entry (vim.ui.select answered with the second).
+  vim.ui.select = function(items, _, on_choice) on_choice(items[2]) end
+  go_to(menu_buf, 'Default I/O scheduler')
+  keys('<Space>')
+  result.choice_chosen = vim.wait(10000, function()
+    return vim.tbl_contains(lines(config_buf), 'CONFIG_IOSCHED_NOOP=y')
+  end, 50)
+
   -- A value the tree does not allow: refused, the buffer unchanged.
   local before = lines(config_buf)
   local refused = require('kconfig_ls.menu').set_value('E1000', 'y')

@@ -165,6 +165,7 @@ def test_nvim_kconfig_menu_on_the_bundled_sample(tmp_path):
     assert result["config_after_set"] and "CONFIG_NET=y" in result["config_lines"]
     assert "[*] Networking support  [NET]" in result["net_line"]
     assert result["netdevices_shown"], result["after_refresh"]
+    assert result["choice_chosen"]
     assert "NETDEVICES" in result["refused_reason"] and result["config_unchanged"]
     assert result["search"][0].startswith("Search: e1000")
     assert any("[E1000]" in line and "in Device drivers" in line for line in result["search"])

@@ -95,7 +95,7 @@ export class MenuTree implements vscode.TreeDataProvider<MenuNode> {
       item.iconPath = new vscode.ThemeIcon("folder");
     }
     item.contextValue = entry.symbol ? `kconfig-symbol-${entry.type ?? "none"}` : `kconfig-${entry.kind}`;
-    if (entry.symbol && entry.kind !== "choice") {
+    if (entry.symbol || entry.kind === "choice") {
       item.command = { command: "kconfig-ls.menuSet", title: "Set Value", arguments: [element] };
     }
     item.tooltip = entry.symbol ? `CONFIG_${entry.symbol} = ${entry.value ?? ""}` : entry.prompt ?? undefined;
@@ -133,6 +133,10 @@ export class MenuTree implements vscode.TreeDataProvider<MenuNode> {
   /** What clicking an entry does: the next step for its type. */
   async choose(element: MenuNode): Promise<void> {
     const entry = element.entry;
+    if (entry.kind === "choice") {
+      await this.chooseMember(element);
+      return;
+    }
     if (!entry.symbol) return;
     if (entry.inChoice) {
       if (entry.value !== "y") await this.setValue(entry, "y");
@@ -163,6 +167,23 @@ export class MenuTree implements vscode.TreeDataProvider<MenuNode> {
       },
     });
     if (value !== undefined && value !== entry.value) await this.setValue(entry, value);
+  }
+
+  /** A choice: a quick pick of its entries that can be chosen now. */
+  async chooseMember(element: MenuNode): Promise<void> {
+    const members = (await this.getChildren(element)).map((n) => n.entry).filter((e) => e.symbol && e.visible);
+    if (!members.length) {
+      void vscode.window.showInformationMessage(`"${element.entry.prompt ?? "This choice"}" has no entry to choose now.`);
+      return;
+    }
+    const picked = await vscode.window.showQuickPick(
+      members.map((e) => ({
+        label: e.prompt ?? e.symbol ?? "",
+        description: `CONFIG_${e.symbol}${e.value === "y" ? "  (chosen)" : ""}`,
+        entry: e,
+      })),
+      { placeHolder: element.entry.prompt ?? "Choose" });
+    if (picked && picked.entry.value !== "y") await this.setValue(picked.entry, "y");
   }
 
   /** Search like menuconfig's "/", then show the entry in the tree. */

@@ -4,7 +4,8 @@
 --
 --   <CR>     expand or collapse a menu; on a number or string, enter a value;
 --            on a search result, show it in the menu
---   <Space>  the next value (n -> m -> y for a tristate; choose a choice entry)
+--   <Space>  the next value (n -> m -> y for a tristate; choose a choice entry;
+--            on a choice, pick the entry to choose)
 --   /        search by name, prompt or help (<BS> goes back to the menu)
 --   ?        why the entry has its value
 --   gd       the entry's definition
@@ -182,8 +183,30 @@ local function next_value(entry, in_choice)
   return allowed[1]
 end
 
+-- A choice: pick the entry to choose among those that can be chosen now.
+function M.choose_member(row)
+  local answer = request('kconfig/menu', { node = row.entry.id, showAll = false })
+  local members = {}
+  for _, entry in ipairs(answer and answer.nodes or {}) do
+    if is_set(entry.symbol) then table.insert(members, entry) end
+  end
+  if #members == 0 then
+    vim.notify('kconfig-ls: no entry of this choice can be chosen now', vim.log.levels.WARN)
+    return
+  end
+  vim.ui.select(members, {
+    prompt = (is_set(row.entry.prompt) and row.entry.prompt or 'Choose') .. ': ',
+    format_item = function(entry)
+      return entry.prompt .. '  [' .. entry.symbol .. ']' .. (entry.value == 'y' and '  (chosen)' or '')
+    end,
+  }, function(entry)
+    if entry and entry.value ~= 'y' then M.set_value(entry.symbol, 'y') end
+  end)
+end
+
 function M.cycle()
   local row = row_at_cursor()
+  if row and row.entry.kind == 'choice' then return M.choose_member(row) end
   if not row or not is_set(row.entry.symbol) then return end
   local entry = row.entry
   if entry.type ~= 'bool' and entry.type ~= 'tristate' then return M.enter() end
@@ -200,7 +223,8 @@ function M.enter()
   if not row then return end
   local entry = row.entry
   if M.state.results then return M.reveal(entry) end
-  if entry.hasChildren and entry.kind ~= 'choice' then
+  if entry.kind == 'choice' then return M.choose_member(row) end
+  if entry.hasChildren then
     M.state.expanded[key_of(entry)] = not row.open
     M.refresh()
     return
