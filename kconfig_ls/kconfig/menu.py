@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from .slot_state import tuple_state
+
 if TYPE_CHECKING:
     from .symbols import Symbol
 
@@ -27,6 +29,7 @@ P_RANGE = "range"
 P_CHOICE = "choice"
 
 
+@tuple_state
 class Property:
     """One property line of an entry, e.g. ``default y if FOO``.
 
@@ -55,6 +58,7 @@ class Property:
         return f"<{self.kind} {self.file}:{self.line}>"
 
 
+@tuple_state
 class MenuNode:
     """One entry of the menu tree (``struct menu``)."""
 

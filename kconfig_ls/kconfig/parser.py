@@ -47,6 +47,7 @@ from .menu import (
     MenuNode,
     Property,
 )
+from .slot_state import tuple_state
 from .symbols import append_to
 
 if TYPE_CHECKING:
@@ -81,6 +82,7 @@ class ParseError(Exception):
         self.read = read
 
 
+@tuple_state
 class SourceFile:
     """A parsed Kconfig file: its text and where it was sourced from."""
 

@@ -29,6 +29,7 @@ from .expr import (
 )
 from .member_choices import calc_choice, set_choice_value
 from .menu import P_DEFAULT, P_IMPLY, P_RANGE, P_SELECT
+from .slot_state import tuple_state
 
 if TYPE_CHECKING:
     from .menu import MenuNode, Property
@@ -49,6 +50,7 @@ def append_to(sym: Symbol, attr: str, item: Any) -> None:
         setattr(sym, attr, [item])
 
 
+@tuple_state
 class Symbol:
     """One Kconfig symbol (or choice) and its evaluation state."""
 

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 import pytest
+from tree_digest import tree_digest
 
 from kconfig_ls.kconfig import configfile, session, shell_cache, tree_cache
 from kconfig_ls.kconfig import generation as generations
@@ -117,6 +118,7 @@ def test_a_second_load_is_the_snapshot_and_behaves_as_a_fresh_load(world):
     fresh = Kconfig("Kconfig", srctree=world[0].as_posix(), env=world[1], shell=world[2],
                     info=lambda _t: None, generation=generations.LINUX_6_1)
     assert outcome(warm) == outcome(fresh) == outcome(cold)
+    assert tree_digest(warm) == tree_digest(fresh)
     # The shared constants stay shared (identity is how the engine tests them).
     assert warm.symbols["A"].defaults[0].expr is SYM_Y
     assert warm.symbols["B"].defaults[0].expr is SYM_M
