@@ -28,6 +28,7 @@ from pathlib import Path
 from lsprotocol import types as lsp
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
+from user_python import user_env
 
 REPO = Path(__file__).resolve().parent.parent
 MENUS = ("Device Drivers", "Network device support", "Ethernet driver support", "Networking support",
@@ -91,7 +92,7 @@ async def run(tree: Path, arch: str, runs: int, config: Path) -> None:
             [lsp.TextDocumentContentChangeWholeDocument(text=text)]))
         return lsp.ApplyWorkspaceEditResult(applied=True)
 
-    env = dict(os.environ, PYTHONPATH=str(REPO))
+    env = user_env()
     await client.start_io(sys.executable, "-m", "kconfig_ls.cli", "serve", env=env)
     await client.initialize_async(lsp.InitializeParams(
         capabilities=lsp.ClientCapabilities(), root_uri=from_fs_path(str(tree)),

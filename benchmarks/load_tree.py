@@ -29,6 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from user_python import user_env  # noqa: E402
+
 from kconfig_ls.kconfig import (  # noqa: E402
     configfile,
     session,
@@ -127,8 +129,7 @@ def main() -> int:
     run_ours_snapshot()  # writes the snapshot
     results["kconfig-ls (in process, warm snapshot)"] = median_time(run_ours_snapshot, args.runs)
 
-    ours_env = dict(c_env, KCONFIG_CONFIG=str(work / "ours.config"),
-                    PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    ours_env = user_env(dict(c_env, KCONFIG_CONFIG=str(work / "ours.config")))
 
     def run_ours_cli(warm: bool) -> None:
         env = dict(ours_env, XDG_CACHE_HOME=str(cache_home)) if warm else dict(ours_env, KCONFIG_LS_NO_CACHE="1")

@@ -31,6 +31,8 @@ from pygls.uris import from_fs_path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from user_python import user_env  # noqa: E402
+
 from kconfig_ls.server.server import DEBOUNCE_SECONDS, QUICK_CHECK_SECONDS, RELINK_SECONDS  # noqa: E402
 
 
@@ -56,7 +58,7 @@ async def run(tree: Path, arch: str, names: list[str], edits: int, hovers: int) 
         if isinstance(params.value, dict) and params.value.get("kind") == "end":
             progress_done.set()
 
-    env = dict(os.environ, PYTHONPATH=str(REPO))
+    env = user_env()
     await client.start_io(sys.executable, "-m", "kconfig_ls.cli", "serve", env=env)
     start = time.perf_counter()
     await client.initialize_async(lsp.InitializeParams(

@@ -27,6 +27,7 @@ from pathlib import Path
 from lsprotocol import types as lsp
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
+from user_python import user_env
 
 REPO = Path(__file__).resolve().parent.parent
 CORE = "kernel/sched/core.c"
@@ -59,7 +60,7 @@ async def run(tree: Path, arch: str, runs: int, config: Path) -> None:
         elif value.get("kind") == "end":
             ended[titles.get(params.token, "")] = time.perf_counter()
 
-    env = dict(os.environ, PYTHONPATH=str(REPO))
+    env = user_env()
     await client.start_io(sys.executable, "-m", "kconfig_ls.cli", "serve", env=env)
     await client.initialize_async(lsp.InitializeParams(
         capabilities=lsp.ClientCapabilities(window=lsp.WindowClientCapabilities(work_done_progress=True)),
