@@ -92,15 +92,23 @@ def eval_expr(e: Any) -> int:
     if e is None:
         return Y
     if e.__class__ is not tuple:
-        return e.tri_value()
+        return e.curr_tri if e.valid else e.tri_value()
     op = e[0]
-    if op == AND:
-        a = eval_expr(e[1])
-        b = eval_expr(e[2])
-        return a if a < b else b
-    if op == OR:
-        a = eval_expr(e[1])
-        b = eval_expr(e[2])
+    if op == AND or op == OR:
+        # Half of all operands are symbols: read here, not through a call
+        # (the hot loop of every reading; left before right, as in C).
+        a = e[1]
+        if a.__class__ is tuple:
+            a = eval_expr(a)
+        else:
+            a = a.curr_tri if a.valid else a.tri_value()
+        b = e[2]
+        if b.__class__ is tuple:
+            b = eval_expr(b)
+        else:
+            b = b.curr_tri if b.valid else b.tri_value()
+        if op == AND:
+            return a if a < b else b
         return a if a > b else b
     if op == NOT:
         return 2 - eval_expr(e[1])

@@ -178,16 +178,16 @@ class RelinkLog:
     def block_events(self, node: MenuNode, reused: list[MenuNode]) -> list:
         """(key, event) inside the block ``node`` but outside ``reused``."""
         low, high = self.regions[node]
-        skip = sorted(self.regions[b] for b in reused)
-        out = []
-        start, end = bisect_right(self.keys, low), bisect_left(self.keys, high)
-        i = 0
-        for key, event in zip(self.keys[start:end], self.events[start:end], strict=True):
-            while i < len(skip) and key > skip[i][1]:
-                i += 1
-            if i < len(skip) and skip[i][0] <= key <= skip[i][1]:
-                continue
-            out.append((key, event))
+        keys, events = self.keys, self.events
+        out: list = []
+        at, end = bisect_right(keys, low), bisect_left(keys, high)
+        # (The root block holds every event of the tree: runs between the
+        # reused blocks are sliced, not walked one event at a time.)
+        for skip_low, skip_high in sorted(self.regions[b] for b in reused):
+            skip_start = bisect_left(keys, skip_low, at, end)
+            out.extend(zip(keys[at:skip_start], events[at:skip_start], strict=True))
+            at = max(at, bisect_right(keys, skip_high, at, end))
+        out.extend(zip(keys[at:end], events[at:end], strict=True))
         return out
 
     def end_block(self, node: MenuNode) -> tuple[list, list]:
@@ -252,17 +252,22 @@ class RelinkLog:
 
 def _outside_taken(old_events: list, offset: int, new_events: list, taken: list) -> tuple[list, list, list]:
     """Split a block's old and new events: those not taken over (old, new)
-    and those taken over."""
-    old_mask = [True] * len(old_events)
-    new_mask = [True] * len(new_events)
-    for start, end, at, stop in taken:
-        for i in range(start - offset, end - offset):
-            old_mask[i] = False
-        for i in range(at, stop):
-            new_mask[i] = False
-    old_own = [e for e, keep in zip(old_events, old_mask, strict=True) if keep]
-    new_own = [e for e, keep in zip(new_events, new_mask, strict=True) if keep]
-    taken_events = [e for e, keep in zip(new_events, new_mask, strict=True) if not keep]
+    and those taken over.  The events between taken-over runs are sliced,
+    not masked one by one (the root block holds every event of the tree)."""
+    old_own: list = []
+    old_at = 0
+    for start, end, _at, _stop in sorted(taken):
+        old_own.extend(old_events[old_at:max(old_at, start - offset)])
+        old_at = max(old_at, end - offset)
+    old_own.extend(old_events[old_at:])
+    new_own: list = []
+    taken_events: list = []
+    new_at = 0
+    for _start, _end, at, stop in sorted(taken, key=lambda run: run[2]):
+        new_own.extend(new_events[new_at:at])
+        taken_events.extend(new_events[at:stop])
+        new_at = stop
+    new_own.extend(new_events[new_at:])
     return old_own, new_own, taken_events
 
 
