@@ -9,7 +9,6 @@ cache) and ``$(shell,...)`` results are cached for the session.
 
 from __future__ import annotations
 
-import gc
 import os
 import re
 import threading
@@ -338,6 +337,7 @@ class Project:
                     report(len(kc.files))
                 self.shell.save()
                 config_text, config_result = self._load_config(kc, overlays)
+                heap.freeze()  # (the tree lives until the next load)
         except KconfigError as exc:
             with self.lock:
                 self.load_error = exc
@@ -401,7 +401,7 @@ class Project:
         self._fixes = {}
         self.tree_problems = {}
         self._file_checks = {}
-        gc.collect()
+        heap.collect()
 
     def relink(self) -> bool:
         """Patch the edit of the one Kconfig buffer that changed since the

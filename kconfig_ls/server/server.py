@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import json
 import os
 import platform
@@ -355,8 +354,7 @@ class KconfigServer(LanguageServer):
             self.collect()
 
     def collect(self) -> None:
-        gc.collect()  # (the freed trees' refs are dropped at the next schedule)
-        heap.trim()
+        heap.collect()  # (the freed trees' refs are dropped at the next schedule)
 
     async def _reload_later(self) -> None:
         await asyncio.sleep(RELINK_SECONDS)
