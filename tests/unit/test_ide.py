@@ -157,6 +157,19 @@ def test_positions_in_a_buffer_edited_since_the_load(tmp_path):
     assert (new.kind, new.name, new.symbol) == ("name", "BRAND_NEW", None)
 
 
+def test_a_loaded_tree_is_out_of_the_collectors_passes(tmp_path):
+    """The tree a load made is frozen (kconfig_ls/heap.py): the collector's
+    passes after the load do not walk it again and again."""
+    import gc
+
+    gc.unfreeze()
+    project = load(tmp_path, {"Kconfig": UNMET_TREE, ".config": "CONFIG_USER=y\n"})
+    frozen = gc.get_freeze_count()
+    tracked = {id(o) for o in gc.get_objects()}
+    assert frozen > 0
+    assert all(id(o) not in tracked for o in (project.kc, project.kc.find("USER"), project.kc.root))
+
+
 def test_a_reloaded_tree_lets_the_old_one_go(tmp_path):
     """Whatever the questions asked of a tree (hover with its fix search,
     the unmet-dependency fix), nothing keeps it once a re-link replaced
