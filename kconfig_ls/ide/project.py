@@ -118,6 +118,18 @@ class ShellPolicy:
         if self.cache is not None:
             self.cache.save()
 
+    # (Commands run ahead, for a trusted tree only: kconfig/probes.py.)
+    def needs_run(self, command: str) -> bool:
+        return self.cache is not None and self.cache.needs_run(command)
+
+    def prefetch(self, commands) -> None:
+        if self.cache is not None:
+            self.cache.prefetch(commands)
+
+    def finish(self) -> None:
+        if self.cache is not None:
+            self.cache.finish()
+
 
 class LoadCancelled(Exception):
     """Raised inside a load that was asked to stop."""

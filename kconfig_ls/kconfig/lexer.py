@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
+from . import probes
 from .preprocess import Preprocessor
 
 if TYPE_CHECKING:
@@ -110,6 +111,10 @@ class Lexer:
         self.token_re = _token_pattern(gen.word_chars if gen is not None else "$-")
         self.aliases = dict(gen.keyword_aliases) if gen is not None else {}
         self.warn_no_newline = gen is None or gen.warns_no_newline
+        self.gen = gen
+        #: Whether the rest of the file may still be read ahead for the
+        #: commands it runs (once, at the first that must run: probes.py).
+        self.look_ahead = self.macros and pp.probes is not None
         self.pos = 0
         self.line = 1
         #: Whether any $(...) was expanded (the result then depends on the
@@ -122,22 +127,34 @@ class Lexer:
         text = self.text
         n = len(text)
         after_help = False
-        while True:
-            stmt = self._scan_statement(after_help)
-            if stmt is None:
-                break
-            if stmt.tokens:
-                if len(stmt.tokens) == 1 and stmt.tokens[0].kind == "help":
-                    self._scan_help(stmt)
-                    after_help = True
-                else:
-                    after_help = False
-                yield stmt
-            if self.pos >= n:
-                break
+        try:
+            while True:
+                if self.look_ahead:
+                    # (Set again at each statement: a sourced file's lexer
+                    # set its own meanwhile.)
+                    self.pp.commands_ahead = self._commands_ahead
+                stmt = self._scan_statement(after_help)
+                if stmt is None:
+                    break
+                if stmt.tokens:
+                    if len(stmt.tokens) == 1 and stmt.tokens[0].kind == "help":
+                        self._scan_help(stmt)
+                        after_help = True
+                    else:
+                        after_help = False
+                    yield stmt
+                if self.pos >= n:
+                    break
+        finally:
+            if self.look_ahead:
+                self.pp.commands_ahead = None
         if n and not text.endswith("\n") and not after_help:
             if self.warn_no_newline:
                 self.warn(self.line, "no new line at end of file")
+
+    def _commands_ahead(self) -> list[str]:
+        self.look_ahead = False
+        return probes.commands_ahead(self.text, self.pos, self.line, self.filename, self.pp, self.gen)
 
     # -- statements ------------------------------------------------------------
     def _scan_statement(self, after_help: bool) -> Statement | None:

@@ -20,6 +20,7 @@ import os
 import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from .errors import KconfigError
 
@@ -70,6 +71,11 @@ class Preprocessor:
     #: Position context for $(filename), $(lineno) and error messages.
     filename: str = "<none>"
     lineno: int = 0
+    #: The runner, when it can start commands ahead (probes.py), and the
+    #: current file's look-ahead (set by its lexer until used): the first
+    #: command that must really run starts those of the rest of the file.
+    probes: Any = None
+    commands_ahead: Callable[[], list[str]] | None = None
 
     # -- errors ----------------------------------------------------------------
     def _fail(self, message: str) -> PreprocessError:
@@ -218,9 +224,14 @@ class Preprocessor:
 
     # -- built-ins -------------------------------------------------------------
     def _do_shell(self, args: list[str]) -> str:
+        command = args[0]
+        ahead = self.commands_ahead
+        if ahead is not None and self.probes is not None and self.probes.needs_run(command):
+            self.commands_ahead = None
+            self.probes.prefetch(ahead())
         if self.shell is None:
-            return run_shell(args[0], env=self.env)
-        return self.shell(args[0])
+            return run_shell(command, env=self.env)
+        return self.shell(command)
 
     def _do_info(self, args: list[str]) -> str:
         self.info(args[0])

@@ -32,6 +32,7 @@ from collections.abc import Mapping
 
 from .. import __version__
 from .preprocess import run_shell
+from .probes import ProbeRunner
 
 NO_CACHE_VARIABLE = "KCONFIG_LS_NO_CACHE"
 #: Bumped when the file layout or the meaning of an entry changes.
@@ -79,6 +80,7 @@ class ShellCache:
         self._entries: dict[str, dict] = self._read() if self.enabled else {}
         self._new: dict[str, dict] = {}
         self._identities: dict[str, list] = {}
+        self._runner = ProbeRunner(lambda command: run_shell(command, cwd=self.cwd, env=self.env))
         #: Commands answered from the cache / run, in this process.
         self.hits = 0
         self.runs = 0
@@ -89,11 +91,22 @@ class ShellCache:
             self.hits += 1
             return entry["result"]
         inputs = self._inputs(command)
-        result = run_shell(command, cwd=self.cwd, env=self.env)
+        result = self._runner(command)
         self.runs += 1
         if self.enabled:
             self._new[command] = {"result": result, "inputs": inputs}
         return result
+
+    # -- running ahead (probes.py) ---------------------------------------------------
+    def needs_run(self, command: str) -> bool:
+        entry = self._new.get(command) or self._entries.get(command)
+        return entry is None or entry.get("inputs") != self._inputs(command)
+
+    def prefetch(self, commands) -> None:
+        self._runner.prefetch(c for c in commands if self.needs_run(c))
+
+    def finish(self) -> None:
+        self._runner.finish()
 
     # -- identity of what a command names ------------------------------------------
     def _inputs(self, command: str) -> list:

@@ -47,6 +47,7 @@ from .menu import (
 )
 from .parser import Builder, SourceFile, expand_symbol_references
 from .preprocess import Preprocessor, ShellRunner, run_shell
+from .probes import ProbeRunner, Probes
 from .relink_log import CHECK, DIAG, RelinkLog
 from .simplify import eliminate_dups, eliminate_eq, is_yes, trans_compare, transform
 from .symbols import SYM_M, SYM_N, SYM_Y, Symbol, append_to, string_valid_for_type
@@ -98,6 +99,7 @@ class Kconfig:
         file_cache: dict | None = None,
         generation: generations.Generation | None = None,
         relinkable: bool = False,
+        probes: Probes | None = None,
     ):
         if sys.getrecursionlimit() < RECURSION_LIMIT:
             sys.setrecursionlimit(RECURSION_LIMIT)
@@ -111,13 +113,19 @@ class Kconfig:
         self.file_cache = file_cache
         if shell is None:
             # Commands see the tree as their working directory, as under make.
-            def shell(command: str) -> str:
-                return run_shell(command, cwd=self.srctree, env=self.env)
+            shell = ProbeRunner(lambda command: run_shell(command, cwd=self.srctree, env=self.env))
+        if probes is None and isinstance(shell, Probes):
+            probes = shell
+        self.pp = Preprocessor(env=self.env, shell=shell, info=info or print, warn=self._pp_warning, probes=probes)
 
-        self.pp = Preprocessor(env=self.env, shell=shell, info=info or print, warn=self._pp_warning)
-
-        with gc_paused():
-            self._load(filename)
+        try:
+            with gc_paused():
+                self._load(filename)
+        finally:
+            # (Probes started ahead and never asked for are dropped.)
+            self.pp.probes = self.pp.commands_ahead = None
+            if probes is not None and hasattr(probes, "finish"):
+                probes.finish()
 
     def _init_state(
         self,

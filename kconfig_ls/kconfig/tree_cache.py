@@ -44,6 +44,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from .probes import Probes
 from .shell_cache import cache_root, caching_disabled, prune_directory, remove_file, stable_environment
 from .tree import Kconfig, gc_paused, resolve_source_path
 
@@ -134,7 +135,8 @@ def load(
 
     started = time.perf_counter()
     kc = Kconfig(filename, srctree=srctree, env=env, shell=recording_shell, info=recorder.info,
-                 warn_stream=recorder, overlays=overlays, generation=generation, **kconfig_options)
+                 warn_stream=recorder, overlays=overlays, generation=generation,
+                 probes=shell if isinstance(shell, Probes) else None, **kconfig_options)
     elapsed = time.perf_counter() - started
     _attach(kc, shell, info, warn_stream, generation)
     kc.from_snapshot = False
