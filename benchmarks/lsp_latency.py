@@ -90,8 +90,10 @@ async def first_hover_with_value(client: LanguageClient, path: Path, start: floa
     text = path.read_text()
     uri = from_fs_path(str(path))
     client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "kconfig", 1, text)))
-    line = text.count("\n", 0, re.search(r"^config \w+", text, re.M).start())
+    line = text.count("\n", 0, re.search(r"^config \w+\n\t(?:bool|def_bool)", text, re.M).start())
     while await hover_value(client, uri, lsp.Position(line, 8)) is None:
+        if time.perf_counter() - start > 120:
+            raise TimeoutError("no hover with a value")
         await asyncio.sleep(0.01)
     seconds = time.perf_counter() - start
     client.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri)))

@@ -194,10 +194,6 @@ class KconfigServer(LanguageServer):
             if token is not None:
                 files = len(result.kc.files) if result.kc else 0
                 self.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=f"{files} files parsed"))
-            # The definition index over every arch (a walk of the whole tree,
-            # once) is built here rather than on the first publication, which
-            # would hold up the event loop; hovers are answered meanwhile.
-            await loop.run_in_executor(None, project.disk_definitions)
             if result.cancelled:
                 self.tree_dirty = self.tree_dirty or not config_only
                 return
@@ -215,6 +211,11 @@ class KconfigServer(LanguageServer):
                     type=lsp.MessageType.Warning,
                     message=f"kconfig-ls: kconfig.kconfigVersion: {project.generation_error}; "
                             f"using the tree's own ({project.generation.name})"))
+            # The definition index over every arch (a walk of the whole tree,
+            # once) is built here rather than on the first publication, which
+            # would hold up the event loop; hovers are answered meanwhile
+            # (the locator above finds their symbols).
+            await loop.run_in_executor(None, project.disk_definitions)
         self.publish_all()
         self.protocol.notify("kconfig/status", self.status())
         self.protocol.notify("kconfig/menuChanged", {})
