@@ -33,6 +33,7 @@ from .expr import (
     and_expr,
     is_n,
 )
+from .lexed import LexedFile
 from .lexer import ASSIGN_VAL, QUOTE, WORD, Lexer, LineIndex, Statement, Token
 from .menu import (
     P_CHOICE,
@@ -100,22 +101,6 @@ class SourceFile:
         if self._index is None:
             self._index = LineIndex(self.text)
         return self._index
-
-
-class LexedFile:
-    """One file's statements as lexed, kept for re-linking after edits:
-    whether any macro was expanded, the macro state at the start, and the
-    state (plus the lexer position) after each ``source``."""
-
-    __slots__ = ("statements", "warnings", "expanded", "start_state", "after_source", "expansions")
-
-    def __init__(self, statements, warnings, expanded, start_state, after_source):
-        self.expansions: list[tuple[int, int, str]] = []
-        self.statements: list[Statement] = statements
-        self.warnings: list[tuple[int, str]] = warnings
-        self.expanded: bool = expanded
-        self.start_state: int = start_state
-        self.after_source: dict[int, tuple[int, int, int]] = after_source
 
 
 class Builder:
@@ -539,7 +524,7 @@ class FileParser(ExpressionParser):
         if entry is not None and (not entry.expanded or entry.start_state == pp.fingerprint()):
             for line, message in entry.warnings:
                 self.warn(line, message)
-            for index, stmt in enumerate(entry.statements):
+            for index, stmt in enumerate(entry.statements()):
                 self.consume(stmt)
                 resume = entry.after_source.get(index)
                 if resume is not None and resume[0] != pp.fingerprint():
@@ -559,13 +544,13 @@ class FileParser(ExpressionParser):
             warnings.append((line, message))
             self.warn(line, message)
 
-        entry = LexedFile([], warnings, False, pp.fingerprint(), {})
+        entry = LexedFile(warnings, pp.fingerprint())
         lexer = Lexer(self.source.text, self.file, pp, record, self.kc.gen)
         for stmt in lexer.statements():
-            entry.statements.append(stmt)
+            index = entry.add(stmt)
             self.consume(stmt)
             if _is_source(stmt):
-                entry.after_source[len(entry.statements) - 1] = (pp.fingerprint(), lexer.pos, lexer.line)
+                entry.after_source[index] = (pp.fingerprint(), lexer.pos, lexer.line)
         entry.expanded = lexer.expanded
         entry.expansions = lexer.expansions
         self._record_expansions(lexer.expansions)

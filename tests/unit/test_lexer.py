@@ -87,3 +87,20 @@ def test_line_index():
     assert index.line_col(0) == (1, 0)
     assert index.line_col(4) == (2, 1)
     assert index.offset(2, 1) == 4
+
+
+def test_a_kept_lexing_gives_back_the_statements_it_was_given():
+    """kconfig_ls/kconfig/lexed.py: the packed statements a load keeps come
+    back as they were lexed (tokens, offsets, help texts, lines)."""
+    from pathlib import Path
+
+    from kconfig_ls.kconfig.lexed import LexedFile
+
+    sample = Path(__file__).resolve().parents[2] / "kconfig_ls" / "data" / "sample"
+    texts = [path.read_text() for path in sorted(sample.rglob("Kconfig*"))]
+    texts.append('X := $(if,y)\nconfig A\n\tbool "a \\"quoted\\""\n\thelp\n\t  Help.\n\n\t  More.\nconfig B\n')
+    for text in texts:
+        original, _ = statements(text)
+        kept = LexedFile([], 0)
+        assert [kept.add(stmt) for stmt in original] == list(range(len(original)))
+        assert list(kept.statements()) == original and len(kept) == len(original)
