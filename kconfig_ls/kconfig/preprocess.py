@@ -20,9 +20,12 @@ import os
 import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .errors import KconfigError
+
+if TYPE_CHECKING:
+    from .probes import Probes
 
 ShellRunner = Callable[[str], str]
 
@@ -74,7 +77,7 @@ class Preprocessor:
     #: The runner, when it can start commands ahead (probes.py), and the
     #: current file's look-ahead (set by its lexer until used): the first
     #: command that must really run starts those of the rest of the file.
-    probes: Any = None
+    probes: Probes | None = None
     commands_ahead: Callable[[], list[str]] | None = None
 
     # -- errors ----------------------------------------------------------------

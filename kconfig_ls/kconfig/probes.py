@@ -48,6 +48,9 @@ class Probes(Protocol):
     def prefetch(self, commands: Iterable[str]) -> None:
         """Start ``commands`` now; their results wait for their calls."""
 
+    def finish(self) -> None:
+        """The load is over: what was started ahead and not asked for is dropped."""
+
 
 class ProbeRunner:
     """Runs commands with ``run``, each either when it is asked for or

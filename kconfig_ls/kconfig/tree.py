@@ -124,7 +124,7 @@ class Kconfig:
         finally:
             # (Probes started ahead and never asked for are dropped.)
             self.pp.probes = self.pp.commands_ahead = None
-            if probes is not None and hasattr(probes, "finish"):
+            if probes is not None:
                 probes.finish()
 
     def _init_state(
