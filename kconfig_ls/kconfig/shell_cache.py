@@ -86,8 +86,8 @@ class ShellCache:
         self.runs = 0
 
     def __call__(self, command: str) -> str:
-        entry = self._new.get(command) or self._entries.get(command)
-        if entry is not None and entry.get("inputs") == self._inputs(command):
+        entry = self._valid_entry(command)
+        if entry is not None:
             self.hits += 1
             return entry["result"]
         inputs = self._inputs(command)
@@ -97,10 +97,16 @@ class ShellCache:
             self._new[command] = {"result": result, "inputs": inputs}
         return result
 
+    def _valid_entry(self, command: str) -> dict | None:
+        """The kept result of ``command`` if nothing it names changed since."""
+        entry = self._new.get(command) or self._entries.get(command)
+        if entry is not None and entry.get("inputs") == self._inputs(command):
+            return entry
+        return None
+
     # -- running ahead (probes.py) ---------------------------------------------------
     def needs_run(self, command: str) -> bool:
-        entry = self._new.get(command) or self._entries.get(command)
-        return entry is None or entry.get("inputs") != self._inputs(command)
+        return self._valid_entry(command) is None
 
     def prefetch(self, commands) -> None:
         self._runner.prefetch(c for c in commands if self.needs_run(c))
