@@ -214,7 +214,9 @@ class KconfigServer(LanguageServer):
             # The definition index over every arch (a walk of the whole tree,
             # once) is built here rather than on the first publication, which
             # would hold up the event loop; hovers are answered meanwhile
-            # (the locator above finds their symbols).
+            # (the locator above finds their symbols), so clients hear of the
+            # new tree now.
+            self.protocol.notify("kconfig/status", self.status())
             await loop.run_in_executor(None, project.disk_definitions)
         self.publish_all()
         self.protocol.notify("kconfig/status", self.status())
