@@ -42,15 +42,16 @@ def freeze() -> None:
     next load.  Left in the collector's generations, the first passes after
     a load walk all of them (~0.2 s on a kernel tree, in the middle of the
     first requests) and every full pass walks them again, finding nothing.
-    Frozen, they are freed by reference counting as usual; a tree that is
-    replaced (a web of cycles) is freed by :func:`collect`."""
+    Frozen, they are freed by reference counting as usual, but a frozen
+    cycle (a replaced tree, or any garbage alive at the freeze) only by
+    :func:`collect`: only a process that calls it when it drops a tree may
+    freeze (the language server; see ``Project(freeze_trees=...)``)."""
     gc.freeze()
 
 
 def collect() -> None:
     """Free every unreachable cycle, frozen ones included (replaced trees),
-    then freeze what is left (see :func:`freeze`) and return the memory."""
+    and return the memory; what is left is no longer frozen."""
     gc.unfreeze()
     gc.collect()
-    gc.freeze()
     trim()

@@ -147,9 +147,13 @@ class LoadResult:
 class Project:
     """One Kconfig tree open in the editor."""
 
-    def __init__(self, root: str, settings: Settings):
+    def __init__(self, root: str, settings: Settings, freeze_trees: bool = False):
         self.root = os.path.abspath(root)
         self.settings = settings
+        #: Whether loaded trees are frozen out of the cyclic collector
+        #: (:func:`..heap.freeze`): for an owner that frees replaced trees
+        #: with :func:`..heap.collect`, as the language server does.
+        self.freeze_trees = freeze_trees
         self.kernel = _is_kernel_tree(self.root)
         self.arch = settings.arch or (host_arch() if self.kernel else None)
         self.top = next((n for n in ROOT_FILES if os.path.isfile(os.path.join(self.root, n))), "Kconfig")
@@ -349,7 +353,8 @@ class Project:
                     report(len(kc.files))
                 self.shell.save()
                 config_text, config_result = self._load_config(kc, overlays)
-                heap.freeze()  # (the tree lives until the next load)
+                if self.freeze_trees:
+                    heap.freeze()  # (the tree lives until the next load)
         except KconfigError as exc:
             with self.lock:
                 self.load_error = exc

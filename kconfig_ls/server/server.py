@@ -140,7 +140,7 @@ class KconfigServer(LanguageServer):
             root = find_root(path)
             if root is None:
                 return None
-            self.project = Project(root, self.settings)
+            self.project = self.new_project(root)
         return self.project
 
     async def load(self, background: bool = False) -> None:
@@ -358,6 +358,12 @@ class KconfigServer(LanguageServer):
 
     def collect(self) -> None:
         heap.collect()  # (the freed trees' refs are dropped at the next schedule)
+        heap.freeze()  # (what is left is the loaded tree: see Project.freeze_trees)
+
+    def new_project(self, root: str) -> Project:
+        """A project for ``root``; its trees are frozen out of the cyclic
+        collector, and replaced ones freed by :meth:`collect`."""
+        return Project(root, self.settings, freeze_trees=True)
 
     async def _reload_later(self) -> None:
         await asyncio.sleep(RELINK_SECONDS)
@@ -474,7 +480,7 @@ def on_initialize(ls: KconfigServer, params: lsp.InitializeParams) -> None:
         params.initialization_options, dict) else None)
     root = ls.pick_root(params)
     if root is not None:
-        ls.project = Project(root, ls.settings)
+        ls.project = ls.new_project(root)
 
 
 WATCHED_GLOBS = ("**/Kconfig", "**/Kconfig.*", "**/Config.in", "**/*.kconfig", "**/.config", "**/*defconfig",
@@ -563,7 +569,7 @@ async def on_configuration(ls: KconfigServer, params: lsp.DidChangeConfiguration
     ls.settings = Settings.from_options(params.settings, ls.settings)
     if ls.project is not None:
         overlays = ls.project.overlays
-        ls.project = Project(ls.settings.root or ls.project.root, ls.settings)
+        ls.project = ls.new_project(ls.settings.root or ls.project.root)
         ls.project.overlays = overlays
         await ls.load()
 
@@ -1184,7 +1190,7 @@ async def cmd_set_arch(ls: KconfigServer, *args) -> str:
         raise BadArgument(f"{_shown_argument(arch)} is not an ARCH of this tree")
     ls.settings.arch = arch
     overlays = ls.project.overlays
-    ls.project = Project(ls.project.root, ls.settings)
+    ls.project = ls.new_project(ls.project.root)
     ls.project.overlays = overlays
     await ls.load()
     return ls.project.arch or ""

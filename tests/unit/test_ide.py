@@ -2,6 +2,7 @@
 
 from conftest import write_tree
 
+from kconfig_ls import heap
 from kconfig_ls.ide.diagnostics import config_problems, kconfig_problems
 from kconfig_ls.ide.project import Project, Settings
 
@@ -158,16 +159,25 @@ def test_positions_in_a_buffer_edited_since_the_load(tmp_path):
 
 
 def test_a_loaded_tree_is_out_of_the_collectors_passes(tmp_path):
-    """The tree a load made is frozen (kconfig_ls/heap.py): the collector's
-    passes after the load do not walk it again and again."""
+    """A server's project freezes the tree a load made (kconfig_ls/heap.py):
+    the collector's passes after the load do not walk it again and again.
+    A project by default (a library user, who does not free trees with
+    heap.collect) leaves it to the collector."""
     import gc
 
+    write_tree(tmp_path, {"Kconfig": UNMET_TREE, ".config": "CONFIG_USER=y\n"})
     gc.unfreeze()
-    project = load(tmp_path, {"Kconfig": UNMET_TREE, ".config": "CONFIG_USER=y\n"})
-    frozen = gc.get_freeze_count()
+    plain = Project(str(tmp_path), Settings())
+    plain.load()
+    assert gc.get_freeze_count() == 0
+    frozen = Project(str(tmp_path), Settings(), freeze_trees=True)
+    frozen.load()
     tracked = {id(o) for o in gc.get_objects()}
-    assert frozen > 0
-    assert all(id(o) not in tracked for o in (project.kc, project.kc.find("USER"), project.kc.root))
+    assert gc.get_freeze_count() > 0
+    assert all(id(o) not in tracked for o in (frozen.kc, frozen.kc.find("USER"), frozen.kc.root))
+    assert id(plain.kc) not in tracked  # (frozen too by then: all that was alive)
+    heap.collect()
+    assert gc.get_freeze_count() == 0
 
 
 def test_a_reloaded_tree_lets_the_old_one_go(tmp_path):
@@ -177,7 +187,6 @@ def test_a_reloaded_tree_lets_the_old_one_go(tmp_path):
     caches once did, keyed weakly by a tree their values referenced)."""
     import weakref
 
-    from kconfig_ls import heap
     from kconfig_ls.ide.hover import symbol_hover
 
     project = load(tmp_path, {"Kconfig": UNMET_TREE, ".config": "CONFIG_USER=y\n# CONFIG_NET is not set\n"})
