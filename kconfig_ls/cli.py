@@ -548,6 +548,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Commands that load a tree, answer and end: their process ends without
+#: Python freeing the tree object by object (see :func:`run`).
+ONE_SHOT_COMMANDS = ("conf", "config", "why", "validate")
+
+
+def run() -> None:
+    """The ``kconfig-ls`` command (and ``python -m kconfig_ls``): :func:`main`,
+    then, for a one-shot command, the process ends at once instead of
+    tearing down its half a million objects one by one (0.1 s of a 0.35 s
+    warm ``conf`` run).  Output is flushed first; a flush that fails (a
+    closed pipe) ends it with status 120, as Python's own exit would."""
+    code = main()
+    if sys.argv[1:2] and sys.argv[1] in ONE_SHOT_COMMANDS:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except OSError:
+            code = 120
+        os._exit(code)
+    sys.exit(code)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "conf":
@@ -580,4 +602,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

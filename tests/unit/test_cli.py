@@ -163,3 +163,25 @@ def test_config_differences_name_the_symbols():
     ours = "CONFIG_A=y\n# CONFIG_B is not set\nCONFIG_C=3\n"
     theirs = "CONFIG_A=y\nCONFIG_B=y\nCONFIG_D=1\n"
     assert config_differences(ours, theirs) == ["B", "C", "D"]
+
+
+@pytest.mark.parametrize("command", [
+    ["why", "SERIAL_8250_CONSOLE"],
+    ["why", "SERIAL_8250_CONSOLE", "--json"],
+    ["validate"],
+    ["config", "--mode", "allyesconfig", "--output", "-"],
+])
+def test_one_shot_commands_end_at_once_and_lose_no_output(tmp_path, command):
+    """A one-shot command's process ends without Python's teardown
+    (cli.run): what it printed into a pipe is all there, with the same
+    status as when main() returns normally."""
+    tree = REPO / "kconfig_ls" / "data" / "sample"
+    args = [*command, "--tree", str(tree)]
+    env = dict(os.environ, PYTHONPATH=str(REPO), KCONFIG_LS_NO_CACHE="1")
+    env.pop("PYTHONUNBUFFERED", None)  # (a pipe is then block-buffered, as usual)
+    fast = subprocess.run([sys.executable, "-m", "kconfig_ls", *args], capture_output=True, text=True, env=env,
+                          cwd=tmp_path)
+    normal = subprocess.run([sys.executable, "-c", "import sys; from kconfig_ls.cli import main; sys.exit(main())",
+                             *args], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert (fast.returncode, fast.stdout, fast.stderr) == (normal.returncode, normal.stdout, normal.stderr)
+    assert fast.stdout or fast.stderr
