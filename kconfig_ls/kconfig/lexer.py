@@ -75,6 +75,15 @@ class Statement:
     follows_help: bool = False
 
 
+def assignment(tokens: list[Token]) -> tuple[str, str, str] | None:
+    """(name, value, operator) of a macro assignment statement (``NAME =
+    value``, ``:=``, ``+=``; the value may be empty), None for any other."""
+    if len(tokens) >= 2 and tokens[0].kind == WORD and tokens[1].kind in ("=", ":=", "+="):
+        value = tokens[2].value if len(tokens) > 2 and tokens[2].kind == ASSIGN_VAL else ""
+        return tokens[0].value, value, tokens[1].kind
+    return None
+
+
 class LineIndex:
     """Maps offsets in a text to 1-based lines and 0-based columns."""
 

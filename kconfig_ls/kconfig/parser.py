@@ -34,7 +34,7 @@ from .expr import (
     is_n,
 )
 from .lexed import LexedFile
-from .lexer import ASSIGN_VAL, QUOTE, WORD, Lexer, LineIndex, Statement, Token
+from .lexer import QUOTE, WORD, Lexer, LineIndex, Statement, Token, assignment
 from .menu import (
     P_CHOICE,
     P_COMMENT,
@@ -618,13 +618,12 @@ class FileParser(ExpressionParser):
                 raise ParseError("syntax error: 'mainmenu' must be the first statement")
             self.b.current_entry = self.kc.root
             self.b.add_prompt(P_MENU, text, None, self.file, line)
-        elif kind == WORD and len(toks) >= 2 and toks[1].kind in ("=", ":=", "+="):
+        elif (assigned := assignment(toks)) is not None:
             if self.in_choice():
                 raise ParseError("invalid statement")
-            value = toks[2].value if len(toks) > 2 and toks[2].kind == ASSIGN_VAL else ""
             pp = self.kc.pp
             pp.filename, pp.lineno = self.file, line
-            pp.assign(toks[0].value, value, toks[1].kind)
+            pp.assign(*assigned)
         elif kind == WORD:
             raise ParseError(f'unknown statement "{toks[0].value}"', toks[0], f'unknown statement "{toks[0].value}"',
                              read=1)

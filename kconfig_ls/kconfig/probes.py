@@ -62,7 +62,7 @@ class ProbeRunner:
         self._workers = workers
         self._pool: ThreadPoolExecutor | None = None
         self._started: dict[str, Future] = {}
-        #: Commands run ahead and then asked for / never asked for.
+        #: Commands run ahead and then asked for.
         self.used = 0
 
     def __call__(self, command: str) -> str:
@@ -98,7 +98,7 @@ def commands_ahead(text: str, pos: int, line: int, filename: str, pp: Preprocess
     """The commands the statements of ``text`` from ``pos`` (at ``line``)
     would run, expanded with a copy of ``pp``'s variables that follows
     the assignments on the way; nothing is run, printed or changed."""
-    from .lexer import ASSIGN_VAL, WORD, Lexer  # (the lexer calls this module)
+    from .lexer import Lexer, assignment  # (the lexer calls this module)
 
     commands: list[str] = []
 
@@ -115,10 +115,9 @@ def commands_ahead(text: str, pos: int, line: int, filename: str, pp: Preprocess
     lexer.pos, lexer.line = pos, line
     try:
         for stmt in lexer.statements():
-            tokens = stmt.tokens
-            if len(tokens) >= 2 and tokens[0].kind == WORD and tokens[1].kind in ("=", ":=", "+="):
-                value = tokens[2].value if len(tokens) > 2 and tokens[2].kind == ASSIGN_VAL else ""
-                dry.assign(tokens[0].value, value, tokens[1].kind)
+            assigned = assignment(stmt.tokens)
+            if assigned is not None:
+                dry.assign(*assigned)
     except KconfigError:
         pass  # (the parse meets the error itself, and reports it)
     return commands
