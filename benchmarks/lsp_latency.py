@@ -39,6 +39,9 @@ from kconfig_ls.server.server import DEBOUNCE_SECONDS, QUICK_CHECK_SECONDS, RELI
 async def run(tree: Path, arch: str, names: list[str], edits: int, hovers: int) -> None:
     client = LanguageClient("bench", "1")
     published: dict[str, asyncio.Queue] = {}
+    #: One item per kconfig/menuChanged: the server sends it once the tree
+    #: took a change (re-link or load) and its diagnostics were published.
+    settled: asyncio.Queue = asyncio.Queue()
     progress_done = asyncio.Event()
 
     @client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
@@ -48,6 +51,10 @@ async def run(tree: Path, arch: str, names: list[str], edits: int, hovers: int) 
     @client.feature("kconfig/status")
     def on_status(params) -> None:
         return None
+
+    @client.feature("kconfig/menuChanged")
+    def on_menu_changed(params) -> None:
+        settled.put_nowait(time.perf_counter())
 
     @client.feature(lsp.WINDOW_WORK_DONE_PROGRESS_CREATE)
     def on_create(params) -> None:
@@ -75,9 +82,9 @@ async def run(tree: Path, arch: str, names: list[str], edits: int, hovers: int) 
     print(f"server RSS after the load: {rss_mb(pid)} MB")
 
     for name in names:
-        await measure_file(client, published, tree, name, edits, hovers)
+        await measure_file(client, published, settled, tree, name, edits, hovers)
     for name in ("init/Kconfig", "arch/x86/Kconfig"):
-        await measure_value_latency(client, published, tree, name, edits)
+        await measure_value_latency(client, published, settled, tree, name, edits)
     print(f"server RSS at the end: {rss_mb(pid)} MB")
     await client.shutdown_async(None)
     client.exit(None)
@@ -114,12 +121,11 @@ async def hover_value(client: LanguageClient, uri: str, pos: lsp.Position) -> st
     return m.group(1) if m else None
 
 
-async def measure_value_latency(client: LanguageClient, published: dict[str, asyncio.Queue], tree: Path,
-                                name: str, runs: int) -> None:
+async def measure_value_latency(client: LanguageClient, published: dict[str, asyncio.Queue],
+                                settled: asyncio.Queue, tree: Path, name: str, runs: int) -> None:
     """didChange flipping a symbol's ``def_bool y`` to ``n`` (and back) ->
     the first hover showing the new value, polled every 20 ms; and the
-    diagnostics of the re-linked tree (the second publication: the first
-    is the buffer checked alone)."""
+    diagnostics of the re-linked tree (published before kconfig/menuChanged)."""
     path = tree / name
     text = path.read_text()
     uri = from_fs_path(str(path))
@@ -127,6 +133,7 @@ async def measure_value_latency(client: LanguageClient, published: dict[str, asy
     client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "kconfig", 1, text)))
     await queue.get()
     await drain(queue)
+    await drain(settled, 0)
     lines = text.split("\n")
     target = None
     for m in re.finditer(r"^config (\w+)\n\tdef_bool y\n", text, re.M):
@@ -152,10 +159,9 @@ async def measure_value_latency(client: LanguageClient, published: dict[str, asy
                 raise TimeoutError("the hover never showed the new value")
             await asyncio.sleep(0.02)
         times.append(time.perf_counter() - t)
-        for _ in range(2):
-            await queue.get()
-        relinked_times.append(time.perf_counter() - t)
+        relinked_times.append(await settled.get() - t)
         await drain(queue)
+        await drain(settled, 0)
     client.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
     print(f"{name}: didChange (def_bool y <-> n on {lines[target].split()[1]}) -> hover shows the new value: "
           f"median {statistics.median(times) * 1000:.0f} ms (target 150 ms); "
@@ -164,19 +170,25 @@ async def measure_value_latency(client: LanguageClient, published: dict[str, asy
 
 
 async def drain(queue: asyncio.Queue, quiet: float = 0.5) -> None:
-    """Wait until no publication came for ``quiet`` seconds."""
+    """Wait until nothing came for ``quiet`` seconds (0: take what is there)."""
     while True:
+        if quiet == 0:
+            if queue.empty():
+                return
+            queue.get_nowait()
+            continue
         try:
             await asyncio.wait_for(queue.get(), quiet)
         except TimeoutError:
             return
 
 
-async def measure_file(client: LanguageClient, published: dict[str, asyncio.Queue], tree: Path, name: str,
-                       edits: int, hovers: int) -> None:
+async def measure_file(client: LanguageClient, published: dict[str, asyncio.Queue], settled: asyncio.Queue,
+                       tree: Path, name: str, edits: int, hovers: int) -> None:
     """Edit ``name`` so a line breaks, then fix it, ``edits`` times: time
-    to the first diagnostics (the buffer checked alone) and to the ones
-    after the tree is re-linked; then hover latency."""
+    to the first diagnostics (the buffer checked alone, or those of the
+    re-linked tree when the edit was patched in at once) and to the ones
+    after the tree took the edit (kconfig/menuChanged); then hover latency."""
     path = tree / name
     text = path.read_text()
     uri = from_fs_path(str(path))
@@ -184,6 +196,7 @@ async def measure_file(client: LanguageClient, published: dict[str, asyncio.Queu
     client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "kconfig", 1, text)))
     await queue.get()
     await drain(queue)
+    await drain(settled, 0)
 
     line = next(i for i, line in enumerate(text.split("\n")) if line.startswith("config "))
     first_times, relinked_times, caught = [], [], 0
@@ -199,9 +212,9 @@ async def measure_file(client: LanguageClient, published: dict[str, asyncio.Queu
         first = await queue.get()
         first_times.append(time.perf_counter() - t)
         caught += broken == any(d.range.start.line == line for d in first)
-        await queue.get()
-        relinked_times.append(time.perf_counter() - t)
+        relinked_times.append(await settled.get() - t)
         await drain(queue)
+        await drain(settled, 0)
 
     hover_times = []
     pos = lsp.Position(line, 8)

@@ -172,6 +172,10 @@ class Project:
         )
         self.shell = ShellPolicy(self.trusted, self.root, self.env)
         self.lex_cache: dict = {}
+        #: The lexing of open Kconfig buffers' latest texts, shared by the
+        #: check of a buffer and the re-link of the same text (one entry
+        #: per buffer: see :meth:`_buffer_lexing`).
+        self._buffer_lexing_cache: dict = {}
         self.file_cache: dict = {}
         self.overlays: dict[str, str] = {}
         #: The buffers the loaded tree was made with (see :meth:`relink`).
@@ -436,7 +440,7 @@ class Project:
                 return False
             name, text = changed[0]
             try:
-                result = relink_file(kc, name, text, cycles=False)
+                result = relink_file(kc, name, text, cycles=False, lex_cache=self._buffer_lexing(name, text))
                 self._unsettled |= result.symbols
                 self._cycles_due = self._cycles_due or result.cycles_may_change
             except NotRelinkable:
@@ -464,6 +468,9 @@ class Project:
                 self.values.note_changed(self._unsettled)  # (its index was taken over)
             self._unsettled = set()
             self.values_epoch += 1
+            # (What was found between the re-link and these values is stale.)
+            self.tree_problems = {}
+            self._fixes = {}
         with self.cycle_lock:
             if self._cycles_due:
                 self._cycles_due = False
@@ -580,9 +587,18 @@ class Project:
         cached = self._file_checks.get(name)
         if cached is not None and cached[0] is kc and cached[1] == text:
             return cached[2]
-        check = FileCheck(kc, name, text, standalone=name not in kc.files)
+        check = FileCheck(kc, name, text, standalone=name not in kc.files,
+                          lex_cache=self._buffer_lexing(name, text))
         self._file_checks[name] = (kc, text, check)
         return check
+
+    def _buffer_lexing(self, name: str, text: str) -> dict:
+        """The lex cache for file ``name`` now ``text``: the lexing of its
+        earlier texts is dropped (a session of edits would keep each)."""
+        cache = self._buffer_lexing_cache
+        for key in [key for key in cache if key[0] == name and key[1] != text]:
+            del cache[key]
+        return cache
 
     def set_overlay(self, path: str, text: str | None) -> None:
         name = self.relative(path)
@@ -590,6 +606,7 @@ class Project:
             if text is None:
                 self.overlays.pop(name, None)
                 self._file_checks.pop(name, None)
+                self._buffer_lexing(name, "")
             else:
                 self.overlays[name] = text
 

@@ -242,15 +242,23 @@ def c_strtoll_value(s: str, base: int) -> int:
 # -- structure queries ---------------------------------------------------------
 
 
-def expr_symbols(e: Expr):
-    """Every symbol in ``e``, left to right (with repeats)."""
-    if e is None:
-        return
-    if e.__class__ is not tuple:
-        yield e
-        return
-    for sub in e[1:]:
-        yield from expr_symbols(sub)
+def expr_symbols(e: Expr) -> list:
+    """Every symbol in ``e``, left to right (with repeats).  Walked with a
+    stack: a reverse dependency is a chain of hundreds of ``||``."""
+    found: list = []
+    stack = [e]
+    while stack:
+        e = stack.pop()
+        if e is None:
+            continue
+        if e.__class__ is not tuple:
+            found.append(e)
+        elif len(e) == 3:
+            stack.append(e[2])
+            stack.append(e[1])
+        else:
+            stack.append(e[1])
+    return found
 
 
 def and_terms(e: Expr) -> list:

@@ -46,13 +46,16 @@ class FileCheck(Kconfig):
     a diagnostic rather than an exception.
     """
 
-    def __init__(self, tree: Kconfig, name: str, text: str, standalone: bool = False):
+    def __init__(self, tree: Kconfig, name: str, text: str, standalone: bool = False,
+                 lex_cache: dict | None = None):
         self.tree = tree
         #: The file is not part of ``tree`` (another architecture's): the
         #: tree's symbol types say nothing about it, so only what the text
         #: itself shows is checked (no finalisation, no borrowed types).
         self.standalone = standalone
-        self._init_state(name, tree.srctree, tree.env, None, {name: text}, None, None)
+        # (``lex_cache``: the check of a buffer and the re-link of the same
+        # text lex it once.)
+        self._init_state(name, tree.srctree, tree.env, None, {name: text}, lex_cache, None)
         self.gen = tree.gen
         # The macro state at the end of the tree's parse: variables defined
         # before this file are in it (a later redefinition is rare enough).

@@ -320,7 +320,10 @@ class _Search:
             del self.blockers[mark:]
         else:
             self.blockers.append(self._blocker(sym, lo, hi))
-        self.memo[key] = (options, self.blockers[mark:])
+        # (Each message once, at its last place: what the answer keeps.
+        # Kept with repeats, a memo hit would add its copies to the next
+        # entry's, doubling at each level of a diamond of dependencies.)
+        self.memo[key] = (options, _last_of_each(self.blockers[mark:]))
         return options
 
     def _raise(self, sym: Symbol, lo: int, hi: int, path: frozenset) -> list[Assignments]:
@@ -616,3 +619,9 @@ def _cheapest(options) -> list[Assignments]:
 
 def _unique(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
+
+
+def _last_of_each(items: list[str]) -> list[str]:
+    """``items`` without repeats, each where it last came (the answer's
+    reasons are the unique ones of the reversed list: these are the same)."""
+    return _unique(items[::-1])[::-1]

@@ -30,8 +30,10 @@ from .menu import P_IMPLY, P_RANGE, P_SELECT
 from .symbols import Symbol
 from .tree import Kconfig
 
-#: Beyond this share of the symbols a fresh reading is as quick.
-_MOST = 0.4
+#: Beyond this share of the symbols a fresh reading is as quick (x86_64
+#: 6.1: computing again 50% of the symbols takes 40 ms, 75% 57 ms, a fresh
+#: reading 57 ms).
+_MOST = 0.7
 #: Properties whose expressions are read by other symbols than their owner.
 _ON_OTHERS = (P_SELECT, P_IMPLY)
 

@@ -5,7 +5,8 @@ times.  A :class:`Scenario` answers on the same :class:`Kconfig` object: it
 saves the user values, applies a candidate's assignments the way
 ``conf_read_simple`` applies lines of a ``.config`` (values are then
 recomputed lazily, so only what the question touches is evaluated), and puts
-everything back when it closes.
+everything back when it closes (:mod:`.saved_values`: the values too, not
+just the user input, so the tree need not be computed again).
 
 :func:`config_edits` says how a candidate changes a config file's text, and
 :meth:`Scenario.verify` re-reads that exact text through the same path as
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from . import configfile
 from .expr import STRING
+from .saved_values import SavedValues
 
 if TYPE_CHECKING:
     from .symbols import Symbol
@@ -101,14 +103,11 @@ class Scenario:
     def __init__(self, kc: Kconfig, base_text: str | None):
         self.kc = kc
         self.base_text = base_text or ""
-        self._saved = _user_state(kc)
-        self._saved_unmet = list(kc.unmet)
-        self._saved_changed = kc.conf_changed
+        self._saved = SavedValues(kc)
         self._saved_callback = kc.unmet_callback
         kc.unmet_callback = None
         configfile.read_config_simple(kc, "<base>", text=self.base_text, warn_unknown=False)
         self._base = _user_state(kc)
-        self._index = {sym: i for i, sym in enumerate(kc.all_symbols)}
         self._touched: list[Symbol] = []
         self._base_unmet: set[str] | None = None
         kc.invalidate()
@@ -120,10 +119,7 @@ class Scenario:
         self.close()
 
     def close(self) -> None:
-        _restore(self.kc, self.kc.all_symbols, self._saved)
-        self.kc.invalidate()
-        self.kc.unmet[:] = self._saved_unmet
-        self.kc.conf_changed = self._saved_changed
+        self._saved.restore()
         self.kc.unmet_callback = self._saved_callback
 
     def apply(self, assignments: dict[str, str]) -> None:
@@ -131,7 +127,7 @@ class Scenario:
         values are recomputed on demand."""
         kc = self.kc
         for sym in self._touched:
-            state = self._base[self._index[sym]]
+            state = self._base[sym.index]
             sym.has_user, sym.user_tri, sym.user_val, sym.user_selection = state
         self._touched = []
         for name, value in assignments.items():
@@ -189,11 +185,6 @@ def remember_base_unmet(kc: Kconfig, base_text: str | None) -> None:
 
 def _user_state(kc: Kconfig) -> list[_UserState]:
     return [(s.has_user, s.user_tri, s.user_val, s.user_selection) for s in kc.all_symbols]
-
-
-def _restore(kc: Kconfig, symbols: list[Symbol], states: list[_UserState]) -> None:
-    for sym, state in zip(symbols, states, strict=True):
-        sym.has_user, sym.user_tri, sym.user_val, sym.user_selection = state
 
 
 def _ignore(_message: str) -> None:

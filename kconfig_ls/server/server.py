@@ -95,6 +95,9 @@ class KconfigServer(LanguageServer):
         #: How the tree took the last change: "load" (made anew) or
         #: "relink" (the edit patched in, project.relink).
         self.last_link = "load"
+        #: Whether a re-linked tree's values are being computed: the quick
+        #: checks wait for them (the re-link publishes every open document).
+        self.settling = False
 
     def document(self, uri: str) -> DocumentRef:
         """What the document at ``uri`` is to the engine (its language id
@@ -395,8 +398,12 @@ class KconfigServer(LanguageServer):
             self.last_link = "relink"
             self.locator = Locator(project.kc)
             self.columns.forget()
-            # (A newer edit cancels this task, not the values being read.)
-            await asyncio.shield(asyncio.get_running_loop().run_in_executor(None, project.settle_relink))
+            self.settling = True
+            try:
+                # (A newer edit cancels this task, not the values being read.)
+                await asyncio.shield(asyncio.get_running_loop().run_in_executor(None, project.settle_relink))
+            finally:
+                self.settling = False
         self.publish_all()
         self.protocol.notify("kconfig/status", self.status())
         self.protocol.notify("kconfig/menuChanged", {})
@@ -412,7 +419,9 @@ class KconfigServer(LanguageServer):
 
     async def _check_later(self, uri: str) -> None:
         await asyncio.sleep(QUICK_CHECK_SECONDS)
-        if uri in self.workspace.text_documents:
+        # (While a re-link's values are computed, its publication follows:
+        # a check now would find the patched tree without them, and delay them.)
+        if uri in self.workspace.text_documents and not self.settling:
             self.publish(uri)
 
     # -- diagnostics ---------------------------------------------------------------------

@@ -6,6 +6,11 @@ kernel's C ``conf --olddefconfig``: the C tool must give the target value.
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from conftest import run_c_conf, write_tree
 
@@ -15,6 +20,8 @@ from kconfig_ls.kconfig.explain_report import explanation_markdown, explanation_
 from kconfig_ls.kconfig.generation import by_name
 from kconfig_ls.kconfig.howto import TargetError, how_to
 from kconfig_ls.kconfig.scenario import config_with
+
+REPO = Path(__file__).resolve().parents[2]
 
 TREE = """
 config MODULES
@@ -387,3 +394,34 @@ def test_markdown_and_json_come_from_the_account(kc):
     assert md.splitlines()[1] == ex.summary and md.splitlines()[-1] == "- … more"
     data = ex.to_dict()
     assert data["summary"] == ex.summary and data["account"][0]["children"][0]["set_to"] == "y"
+
+
+def test_reasons_of_a_diamond_of_dependencies_are_each_given_once(tmp_path):
+    """Each level of this tree depends on either of two symbols of the
+    next (a diamond): the search meets every symbol again through its
+    cache, and the reasons carried back must not double at each level
+    (2**28 copies once).  Run in a process with 1 GB of address space, so
+    a regression fails here instead of exhausting the machine."""
+    levels = 28
+    lines = ["config L0", '\tbool "top"', "\tdepends on L1A || L1B"]
+    for i in range(1, levels):
+        for side in "AB":
+            lines += [f"config L{i}{side}", f'\tbool "level {i}{side}"',
+                      f"\tdepends on L{i + 1}A || L{i + 1}B" if i + 1 < levels else "\tdepends on FIXED_OFF"]
+    lines += ["config FIXED_OFF", "\tbool"]
+    write_tree(tmp_path, {"Kconfig": "\n".join(lines) + "\n"})
+    script = (
+        "import json, resource, sys\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))\n"
+        "from kconfig_ls.kconfig import Kconfig\n"
+        "from kconfig_ls.kconfig.howto import how_to\n"
+        "kc = Kconfig('Kconfig', srctree=sys.argv[1], warn_stream=None)\n"
+        "answer = how_to(kc, kc.find('L0'), 'y', time_limit=60)\n"
+        "print(json.dumps([answer.reachable, answer.blockers]))\n")
+    run = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True,
+                         cwd=REPO, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    reachable, blockers = json.loads(run.stdout)
+    assert not reachable
+    assert len(blockers) == len(set(blockers)) == 2 * levels
+    assert blockers[0].startswith("L0 cannot be y") and any(b.startswith("FIXED_OFF cannot be y") for b in blockers)

@@ -242,6 +242,32 @@ def test_an_edit_is_patched_in_and_values_follow(tmp_path):
     assert not project.relink()  # (a new entry: the tree is loaded afresh)
 
 
+def test_problems_asked_between_a_relink_and_its_values_are_not_kept(tmp_path):
+    """The server's quick check of a buffer may run after the re-link
+    patched the tree and before its values were computed again: what it
+    found then must not stand once the values are in."""
+    from kconfig_ls.ide.diagnostics import document_problems
+
+    write_tree(tmp_path, {"Kconfig": UNMET_TREE, ".config": "CONFIG_USER=y\n# CONFIG_NET is not set\n"})
+    project = Project(str(tmp_path), Settings(kconfig_version="6.1"))
+    project.load()
+
+    def unmet(text: str) -> list[str]:
+        return [p.message for p in document_problems(project, "Kconfig", text, True) if p.code == "unmet-select"]
+
+    assert unmet(UNMET_TREE)
+    for text in (UNMET_TREE.replace("depends on NET", "depends on !NET"), UNMET_TREE):
+        project.set_overlay(str(tmp_path / "Kconfig"), text)
+        assert project.relink()
+        unmet(text)  # (values not computed again yet)
+        project.settle_relink()
+        fresh = Project(str(tmp_path), Settings(kconfig_version="6.1"))
+        fresh.set_overlay(str(tmp_path / "Kconfig"), text)
+        fresh.load()
+        expected = [p.message for p in document_problems(fresh, "Kconfig", text, True) if p.code == "unmet-select"]
+        assert unmet(text) == expected
+
+
 def test_a_relink_that_fails_unexpectedly_asks_for_a_load(tmp_path, monkeypatch):
     import kconfig_ls.ide.project as project_module
 

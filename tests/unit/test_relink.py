@@ -92,6 +92,8 @@ def test_relinked_trees_equal_fresh_loads(tmp_path, generation, seeds):
             where = f"seed {seed} step {step} ({name})"
             assert current_values(kc) == current_values(fresh), f"{where}: values differ"
             assert _reverse_digest(kc) == _reverse_digest(fresh), f"{where}: select/imply index differs"
+            kept_index = kc.derived.pop("reverse_index")
+            assert kept_index == reverse_index(kc), f"{where}: the kept index is not the one the tree gives"
             problems = _differences(tree_digest(kc, values=False), tree_digest(fresh, values=False))
             assert not problems, f"{where}:\n" + "\n".join(problems)
     # Most edits keep the entries: the comparisons must have happened.
