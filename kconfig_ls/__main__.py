@@ -1,5 +1,5 @@
 """``python -m kconfig_ls``: the same as the ``kconfig-ls`` command."""
 
-from .cli import run
+from .launch import run
 
 run()

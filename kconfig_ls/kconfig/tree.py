@@ -181,6 +181,8 @@ class Kconfig:
         self.missing_sources: list[str] = []
         #: Whether this tree was read back from a snapshot (tree_cache.py).
         self.from_snapshot = False
+        #: The snapshot this tree was read from or is being written to.
+        self.snapshot_path: str | None = None
         #: Whether diagnostics are written to ``warn_stream`` as they come.
         self._printing = True
         #: What an edit needs to re-link this tree in place (relink.py);

@@ -62,6 +62,9 @@ WRITER_SECONDS = 120
 _engine_digest: str | None = None
 #: Writer processes started by this process and not yet reaped.
 _writers: list[int] = []
+#: Snapshots read ahead into memory (:func:`preload`), by path: the file's
+#: identity when read, its inputs, the tree and its output events.
+_preloaded: dict[str, tuple[tuple[int, int, int], LoadInputs, Kconfig, list]] = {}
 
 
 @dataclass
@@ -124,6 +127,7 @@ def load(
     if path is not None:
         kc = _read(path, shell, info, warn_stream, generation, overlays, srctree, kconfig_options)
         if kc is not None:
+            kc.snapshot_path = path
             return kc
     recorder = _Recorder(warn_stream, info)
     commands: list[tuple[str, str]] = []
@@ -142,6 +146,7 @@ def load(
     kc.from_snapshot = False
     if path is not None and elapsed >= MIN_LOAD_SECONDS:
         _write_in_background(path, kc, commands, recorder.events, overlays)
+        kc.snapshot_path = path
     return kc
 
 
@@ -192,22 +197,18 @@ def _read(path: str, shell, info, warn_stream, generation, overlays, srctree, kc
     None (the snapshot removed if it is damaged) otherwise."""
     if not _private(os.path.dirname(path)) or not _private(path):
         return None
+    ahead = _take_preloaded(path)
     try:
-        with open(path, "rb") as f:
-            if f.read(len(MAGIC)) != MAGIC:
-                raise ValueError("not a snapshot")
-            header = pickle.load(f)
-            if header != (FORMAT, engine_digest()):
-                raise ValueError("written by other code")
-            inputs = pickle.load(f)
-            if not isinstance(inputs, LoadInputs):
-                raise ValueError("no inputs")
+        if ahead is not None:
+            inputs, kc, events = ahead
             if not _still_valid(inputs, shell, srctree, overlays):
                 return None
-            with gc_paused():
-                kc, events = pickle.load(f)
-            if not isinstance(kc, Kconfig):
-                raise ValueError("no tree")
+        else:
+            with open(path, "rb") as f:
+                inputs = _read_inputs(f)
+                if not _still_valid(inputs, shell, srctree, overlays):
+                    return None
+                kc, events = _read_tree(f)
     except FileNotFoundError:
         return None
     except Exception:  # noqa: BLE001 - any damage means: load afresh
@@ -226,6 +227,74 @@ def _read(path: str, shell, info, warn_stream, generation, overlays, srctree, kc
     kc.progress = kconfig_options.get("progress")
     kc.from_snapshot = True
     return kc
+
+
+def _read_inputs(f) -> LoadInputs:
+    if f.read(len(MAGIC)) != MAGIC:
+        raise ValueError("not a snapshot")
+    header = pickle.load(f)
+    if header != (FORMAT, engine_digest()):
+        raise ValueError("written by other code")
+    inputs = pickle.load(f)
+    if not isinstance(inputs, LoadInputs):
+        raise ValueError("no inputs")
+    return inputs
+
+
+def _read_tree(f) -> tuple[Kconfig, list]:
+    with gc_paused():
+        kc, events = pickle.load(f)
+    if not isinstance(kc, Kconfig):
+        raise ValueError("no tree")
+    return kc, events
+
+
+def _identity(st: os.stat_result) -> tuple[int, int, int]:
+    """Which file a snapshot is: one is replaced by a rename, never written
+    in place (its time changes at every use: left out)."""
+    return st.st_dev, st.st_ino, st.st_size
+
+
+def preload(path: str) -> bool:
+    """Read the snapshot at ``path`` into memory ahead of a load that will
+    ask for it (:mod:`kconfig_ls.server.resident` does, and the servers it
+    forks take it from there); False when there is none to read.  Its
+    inputs are checked when it is taken, as a file's would be."""
+    if not _private(os.path.dirname(path)) or not _private(path):
+        return False
+    try:
+        with open(path, "rb") as f:
+            identity = _identity(os.fstat(f.fileno()))
+            known = _preloaded.get(path)
+            if known is not None and known[0] == identity:
+                return True
+            inputs = _read_inputs(f)
+            kc, events = _read_tree(f)
+    except Exception:  # noqa: BLE001 - a snapshot that cannot be read is not preloaded
+        return False
+    _preloaded[path] = (identity, inputs, kc, events)
+    return True
+
+
+def forget_preloaded(keep: int) -> None:
+    """Keep only the ``keep`` snapshots preloaded last."""
+    for path in list(_preloaded)[: max(0, len(_preloaded) - keep)]:
+        del _preloaded[path]
+
+
+def _take_preloaded(path: str) -> tuple[LoadInputs, Kconfig, list] | None:
+    """The preloaded snapshot of ``path`` if the file is still the one
+    read; it is taken (a second load in this process reads the file: the
+    first one's tree may have changed since)."""
+    known = _preloaded.pop(path, None)
+    if known is None:
+        return None
+    try:
+        if _identity(os.stat(path)) != known[0]:
+            return None
+    except OSError:
+        return None
+    return known[1], known[2], known[3]
 
 
 def _private(path: str) -> bool:

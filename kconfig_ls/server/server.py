@@ -27,7 +27,9 @@ from ..ide import actions as ide_actions
 from ..ide import completion, configurator, diagnostics, hover, navigation, outline, setvalue, sources
 from ..ide.locate import Locator, in_checked_file, in_config_text
 from ..ide.project import Project, Settings, find_root, is_kconfig_file
+from ..kconfig import tree_cache
 from ..kconfig.kernel import available_arches, srcarch_for
+from . import resident
 from .answers import AnsweringProtocol, BadArgument, CommandFailed, answered
 from .documents import DocumentRef, describe, is_file_uri, name_to_uri, uri_to_path
 from .positions import Columns
@@ -220,6 +222,10 @@ class KconfigServer(LanguageServer):
             # (the locator above finds their symbols), so clients hear of the
             # new tree now.
             self.protocol.notify("kconfig/status", self.status())
+            if not config_only and result.kc is not None and result.kc.snapshot_path is not None:
+                # (The next server started reads this tree ahead of time.)
+                tree_cache.forget_preloaded(keep=0)
+                loop.run_in_executor(None, resident.note_tree, result.kc.snapshot_path)
             await loop.run_in_executor(None, project.disk_definitions)
         self.publish_all()
         self.protocol.notify("kconfig/status", self.status())
@@ -262,10 +268,12 @@ class KconfigServer(LanguageServer):
         notification sent after each load so clients can show it)."""
         project = self.project
         if project is None:
-            return {"loaded": False, "server": server_identity()}
+            return {"loaded": False, "server": server_identity(), "pid": os.getpid()}
         kc = project.kc
         return {
             "server": server_identity(),
+            # (Not always the process the editor started: see resident.py.)
+            "pid": os.getpid(),
             "loaded": kc is not None,
             "root": project.root,
             "kernel": project.kernel,

@@ -262,3 +262,41 @@ def test_a_snapshot_others_could_write_is_not_read(world):
     finally:
         path.parent.chmod(0o700)
     assert load(world)[0].from_snapshot
+
+
+def test_a_preloaded_snapshot_is_taken_once_and_checked_like_a_file(world, monkeypatch):
+    """The resident server process reads snapshots ahead (tree_cache.preload):
+    a load takes the tree from memory instead of the file, still checks
+    its inputs, and takes it only once (a second load reads the file: the
+    first one's tree may have changed since)."""
+    tree, _, _ = world
+    cold, _, _ = load(world)
+    path = cold.snapshot_path
+    assert path is not None and tree_cache.preload(path)
+    read_files = []
+    real_read_tree = tree_cache._read_tree
+    monkeypatch.setattr(tree_cache, "_read_tree", lambda f: read_files.append(f) or real_read_tree(f))
+    warm, _, _ = load(world)
+    assert warm.from_snapshot and warm.snapshot_path == path and read_files == []
+    fresh = Kconfig("Kconfig", srctree=tree.as_posix(), env=world[1], shell=world[2],
+                    info=lambda _t: None, generation=generations.LINUX_6_1)
+    assert tree_digest(warm) == tree_digest(fresh)
+    again, _, _ = load(world)
+    assert again.from_snapshot and again is not warm and len(read_files) == 1
+    # Preloaded, then an input changed: the tree in memory is not used.
+    assert tree_cache.preload(path)
+    (tree / "sub" / "Kconfig").write_text(SUB.replace("range 1 10", "range 1 30"))
+    changed, _, _ = load(world)
+    assert not changed.from_snapshot and "range 1 30" in changed.files["sub/Kconfig"].text
+    # A snapshot replaced since it was preloaded (a new file): not taken.
+    assert tree_cache.preload(path)
+    copy = Path(path + ".new")
+    copy.write_bytes(Path(path).read_bytes())
+    os.chmod(copy, 0o600)
+    os.replace(copy, path)
+    assert tree_cache._take_preloaded(path) is None
+    assert tree_cache.preload(path) and tree_cache.preload(changed.snapshot_path)
+    tree_cache.forget_preloaded(keep=1)
+    assert list(tree_cache._preloaded) == [changed.snapshot_path]
+    tree_cache.forget_preloaded(keep=0)
+    assert tree_cache._preloaded == {}

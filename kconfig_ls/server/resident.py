@@ -1,0 +1,413 @@
+"""A resident process that language servers are forked from.
+
+Starting ``kconfig-ls serve`` costs half a second before it can answer
+anything: Python's start and the imports (pygls and lsprotocol alone take
+0.3 s).  An editor starts a server for each window, each restart and each
+workspace, so that half second is paid again and again.  Here the first
+server started leaves a resident process behind that has everything
+imported; each later ``kconfig-ls serve`` hands it its standard input,
+output and error (file descriptors passed over a Unix socket) with its
+arguments, environment and working directory, and the resident process
+forks a server for it.  That server talks to the editor directly on the
+editor's own pipes; the ``kconfig-ls serve`` process the editor started
+waits for it and exits with its status.  If that process dies, the server
+it asked for is ended.
+
+Only the same code is served: the socket's name carries a digest of the
+package's files, the interpreter and its installed packages, so an upgrade
+(or an edited checkout) starts a new resident process and the old one
+leaves once idle.  The socket lives in a directory only its user may use
+(``$XDG_RUNTIME_DIR`` or the temporary directory), and a connection from
+another user is refused.  ``KCONFIG_LS_RESIDENT=0`` turns it all off.
+
+This module imports only the standard library: the ``serve`` command tries
+it before anything heavy is imported (:mod:`kconfig_ls.launch`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import select
+import signal
+import socket
+import stat
+import struct
+import sys
+import sysconfig
+import tempfile
+import time
+
+#: ``0`` turns the resident process off (each server is started afresh).
+SWITCH = "KCONFIG_LS_RESIDENT"
+#: A resident process with no server running leaves after this long.
+IDLE_SECONDS = 1800.0
+#: How long a client waits for the resident process to take its request.
+CONNECT_SECONDS = 2.0
+#: How long a tree snapshot asked for is waited for (a cold load writes
+#: its snapshot in the background).
+PRELOAD_WAIT_SECONDS = 120.0
+#: Set in a server forked by the resident process: its socket.
+SERVED_BY: str | None = None
+_HEADER = struct.Struct("!I")
+_MAX_REQUEST = 16 << 20
+
+
+def enabled(env: dict | os._Environ = os.environ) -> bool:
+    return env.get(SWITCH, "1") != "0" and hasattr(socket, "send_fds") and hasattr(os, "fork")
+
+
+def runtime_dir() -> str | None:
+    """The private directory of this user's sockets (None when it cannot
+    be made private: then nothing is shared)."""
+    base = os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
+    path = os.path.join(base, f"kconfig-ls-{os.getuid()}")
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return None
+    st = os.lstat(path)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
+        return None
+    return path
+
+
+def code_key() -> str:
+    """A digest of the code a server would run: this package's files
+    (names, sizes, times), the interpreter, and its installed packages'
+    directory (pip changes it with every install)."""
+    digest = hashlib.sha256()
+    digest.update(f"{sys.executable}\0{sys.version}\0".encode())
+    for where in {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}:
+        with contextlib.suppress(OSError):
+            digest.update(f"{where}:{os.stat(where).st_mtime_ns}\0".encode())
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for directory, subdirs, files in os.walk(package):
+        subdirs[:] = sorted(d for d in subdirs if d != "__pycache__")
+        for name in sorted(files):
+            if name.endswith(".py"):
+                st = os.stat(os.path.join(directory, name))
+                digest.update(f"{directory}/{name}:{st.st_size}:{st.st_mtime_ns}\0".encode())
+    return digest.hexdigest()[:24]
+
+
+#: The longest path a Unix socket may have (``sun_path``, with its NUL).
+_MAX_SOCKET_PATH = 107
+
+
+def socket_path() -> str | None:
+    """Where the resident process for this code listens (None: nowhere,
+    for a directory that is not private or a path too long for a socket)."""
+    directory = runtime_dir()
+    if directory is None:
+        return None
+    path = os.path.join(directory, f"serve-{code_key()}.sock")
+    return path if len(os.fsencode(path)) <= _MAX_SOCKET_PATH else None
+
+
+# -- the client side: ``kconfig-ls serve`` ------------------------------------------------
+
+
+def serve_through_resident(argv: list[str]) -> int | None:
+    """Have the resident process serve this process's stdio; its exit
+    status, or None when there is no resident process (one is started for
+    next time, and the caller serves by itself)."""
+    if not enabled():
+        return None
+    path = socket_path()
+    if path is None:
+        return None
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(CONNECT_SECONDS)
+    try:
+        sock.connect(path)
+        request = json.dumps({"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ)}).encode()
+        socket.send_fds(sock, [_HEADER.pack(len(request))], [0, 1, 2])
+        sock.sendall(request)
+        reply = _read_line(sock)
+    except OSError:
+        sock.close()
+        start_resident(path)
+        return None
+    if reply is None or "pid" not in reply:
+        sock.close()
+        return None  # (refused before the server started: serve here)
+    # The server runs; wait for its end (a blocking read: no time limit).
+    sock.settimeout(None)
+    try:
+        end = _read_line(sock)
+    except OSError:
+        end = None
+    return int(end["status"]) if end is not None and "status" in end else 1
+
+
+def note_tree(snapshot_path: str) -> None:
+    """Tell the resident process (the one this server was forked by, or
+    the one running for this code) which tree snapshot was used, so the
+    next server forked finds it read (best effort: errors are ignored)."""
+    path = SERVED_BY or (socket_path() if enabled() else None)
+    if path is None or not os.path.exists(path):
+        return
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(CONNECT_SECONDS)
+    try:
+        sock.connect(path)
+        request = json.dumps({"preload": snapshot_path}).encode()
+        sock.sendall(_HEADER.pack(len(request)) + request)
+    except OSError:
+        pass
+    finally:
+        sock.close()
+
+
+def _read_line(sock: socket.socket) -> dict | None:
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = sock.recv(4096)
+        if not chunk:
+            return None
+        data += chunk
+    return json.loads(data)
+
+
+def start_resident(path: str) -> None:
+    """Start the resident process for ``path``, detached (a grandchild:
+    not a child of this process, which the editor may watch)."""
+    try:
+        pid = os.fork()
+    except OSError:
+        return
+    if pid == 0:
+        try:
+            os.setsid()
+            if os.fork() == 0:
+                devnull = os.open(os.devnull, os.O_RDWR)
+                for fd in (0, 1, 2):
+                    os.dup2(devnull, fd)
+                os.execv(sys.executable, [sys.executable, "-m", "kconfig_ls.server.resident", path])
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+
+
+# -- the resident side ------------------------------------------------------------------
+
+
+class Resident:
+    """The resident process: accepts requests on ``path`` and forks a
+    server for each; reports each server's end to its client."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.listener: socket.socket | None = None
+        #: Tree snapshots servers used, to read ahead: path -> until when.
+        self.wanted: dict[str, float] = {}
+        #: server pid -> the connection of the client it serves (None: the
+        #: client left, the server is being ended)
+        self.children: dict[int, socket.socket | None] = {}
+        self.idle_since = time.monotonic()
+        self.wake_read, self.wake_write = socket.socketpair()
+
+    def bind(self) -> bool:
+        """Listen on the socket; False when another resident process
+        already does."""
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            listener.bind(self.path)
+        except OSError:
+            probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                probe.connect(self.path)
+                return False  # (alive: it serves)
+            except OSError:
+                os.unlink(self.path)  # (a socket left by a process that died)
+                listener.bind(self.path)
+            finally:
+                probe.close()
+        listener.listen(16)
+        self.listener = listener
+        return True
+
+    def run(self) -> None:
+        self.wake_read.setblocking(False)
+        self.wake_write.setblocking(False)
+        signal.set_wakeup_fd(self.wake_write.fileno())
+        signal.signal(signal.SIGCHLD, lambda *_: None)
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        try:
+            while True:
+                watched = [self.listener, self.wake_read, *(c for c in self.children.values() if c is not None)]
+                ready, _, _ = select.select(watched, [], [], 1.0 if self.wanted else 5.0)
+                for sock in ready:
+                    if sock is self.listener:
+                        self._accept()
+                    elif sock is self.wake_read:
+                        self._drain_wakeups()
+                    else:
+                        self._client_gone(sock)
+                self._reap()
+                self._preload_wanted()
+                if not self.children and (time.monotonic() - self.idle_since > IDLE_SECONDS
+                                          or not os.path.exists(self.path)):
+                    return  # (idle, or unreachable: its socket was removed)
+        finally:
+            self._leave()
+
+    def _accept(self) -> None:
+        conn, _ = self.listener.accept()
+        conn.settimeout(CONNECT_SECONDS)
+        fds: list[int] = []
+        try:
+            uid = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))[1]
+            if uid != os.getuid():
+                raise PermissionError("another user")
+            header, fds, _flags, _addr = socket.recv_fds(conn, _HEADER.size, 3)
+            if len(header) != _HEADER.size or len(fds) not in (0, 3):
+                raise ValueError("a malformed request")
+            (size,) = _HEADER.unpack(header)
+            if size > _MAX_REQUEST:
+                raise ValueError("a request too large")
+            body = b""
+            while len(body) < size:
+                chunk = conn.recv(min(1 << 16, size - len(body)))
+                if not chunk:
+                    raise ValueError("a request cut short")
+                body += chunk
+            request = json.loads(body)
+        except (OSError, ValueError):
+            for fd in fds:
+                os.close(fd)
+            conn.close()
+            return
+        if not fds:
+            conn.close()
+            if isinstance(request, dict) and isinstance(request.get("preload"), str):
+                self.wanted[request["preload"]] = time.monotonic() + PRELOAD_WAIT_SECONDS
+            return
+        pid = os.fork()
+        if pid == 0:
+            self._become_server(conn, fds, request)
+        for fd in fds:
+            os.close(fd)
+        conn.settimeout(None)
+        self.children[pid] = conn
+        try:
+            conn.sendall(json.dumps({"pid": pid}).encode() + b"\n")
+        except OSError:
+            self._client_gone(conn)
+
+    def _become_server(self, conn: socket.socket, fds: list[int], request: dict) -> None:
+        """In the forked child: take the client's stdio, environment and
+        directory, and serve; never returns."""
+        status = 1
+        try:
+            signal.set_wakeup_fd(-1)
+            for signum in (signal.SIGCHLD, signal.SIGTERM):
+                signal.signal(signum, signal.SIG_DFL)
+            for sock in (self.listener, self.wake_read, self.wake_write, conn, *self.children.values()):
+                if sock is not None:
+                    sock.close()
+            for target, fd in zip((0, 1, 2), fds, strict=True):
+                os.dup2(fd, target)
+                os.close(fd)
+            global SERVED_BY
+            SERVED_BY = self.path
+            os.environ.clear()
+            os.environ.update(request["env"])
+            os.chdir(request["cwd"])
+            sys.argv = ["kconfig-ls", *request["argv"]]
+            from ..cli import main
+
+            status = main(list(request["argv"]))
+        except SystemExit as exc:
+            status = exc.code if isinstance(exc.code, int) else 1
+        except BaseException:  # noqa: BLE001 - the server's own failure: reported on its stderr
+            import traceback
+
+            traceback.print_exc()
+        finally:
+            try:
+                sys.stdout.flush()
+                sys.stderr.flush()
+            finally:
+                os._exit(status)
+
+    def _preload_wanted(self) -> None:
+        """Read ahead the snapshots servers asked for, once written (one
+        tree kept: a server forked next takes it instead of reading it)."""
+        if not self.wanted:
+            return
+        from .. import heap
+        from ..kconfig import tree_cache
+
+        now = time.monotonic()
+        for path, until in list(self.wanted.items()):
+            if now > until:
+                del self.wanted[path]
+            elif os.path.exists(path) and tree_cache.preload(path):
+                del self.wanted[path]
+                tree_cache.forget_preloaded(keep=1)
+                heap.collect()
+                heap.freeze()  # (forked servers do not copy pages the collector would touch)
+
+    def _drain_wakeups(self) -> None:
+        try:
+            while self.wake_read.recv(4096):
+                pass
+        except BlockingIOError:
+            pass
+
+    def _reap(self) -> None:
+        while self.children:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            conn = self.children.pop(pid, None)
+            if conn is not None:
+                code = os.waitstatus_to_exitcode(status)
+                with contextlib.suppress(OSError):
+                    conn.sendall(json.dumps({"status": code if code >= 0 else 128 - code}).encode() + b"\n")
+                conn.close()
+            if not self.children:
+                self.idle_since = time.monotonic()
+
+    def _client_gone(self, conn: socket.socket) -> None:
+        """The ``kconfig-ls serve`` process a server works for ended: so
+        does the server (the editor that started it is gone)."""
+        for pid, known in list(self.children.items()):
+            if known is conn:
+                self.children[pid] = None
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGTERM)
+        conn.close()
+
+    def _leave(self) -> None:
+        try:
+            if self.listener is not None:
+                os.unlink(self.path)
+        except OSError:
+            pass
+
+
+def resident_main(path: str) -> int:
+    os.chdir("/")
+    resident = Resident(path)
+    # Everything a server imports, once, before taking requests.
+    from ..cli import main  # noqa: F401
+    from . import server  # noqa: F401
+
+    if not resident.bind():
+        return 0
+    resident.run()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(resident_main(sys.argv[1]))
