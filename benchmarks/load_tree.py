@@ -8,6 +8,8 @@ Prints the median wall time of each contender and the ratios to the C tool.
 "Cold" runs every toolchain probe and parses every file; "warm" is the next
 run of the same tree: probe results from the shell cache and the finalised
 tree from its snapshot (kconfig_ls/kconfig/tree_cache.py).
+"Forked by the resident process" is `kconfig-ls conf` as a user runs it
+once an earlier run left the resident process behind (kconfig_ls/resident.py).
 The C tool runs as `conf --<mode> Kconfig` in the tree with the same
 environment the engine computes (what `make` gives it, minus make itself);
 `make <mode>` is timed too.  Kconfiglib 14.1 cannot parse Linux 6.1 as is,
@@ -142,6 +144,28 @@ def main() -> int:
     wait_for_snapshots(cache_home / "kconfig-ls" / "trees", 2)
     results["kconfig-ls conf (new process, warm)"] = median_time(lambda: run_ours_cli(True), args.runs)
     same = same and (work / "ours.config").read_bytes() == (work / "c.config").read_bytes()
+
+    # `kconfig-ls conf` as users run it: forked by the resident process
+    # (kconfig_ls/resident.py) that the first run leaves behind, with the
+    # tree's snapshot read ahead.  A runtime directory of this run's own
+    # (short: a Unix socket's path is limited), its resident ended after.
+    runtime = tempfile.mkdtemp(prefix="klb", dir="/tmp")
+    resident_env = dict(ours_env, XDG_CACHE_HOME=str(cache_home), XDG_RUNTIME_DIR=runtime)
+    resident_env.pop("KCONFIG_LS_RESIDENT", None)
+
+    def run_ours_resident() -> None:
+        subprocess.run([sys.executable, "-m", "kconfig_ls", "conf", "-s", f"--{args.mode}", "Kconfig"],
+                       cwd=tree, env=resident_env, check=True, stdout=subprocess.DEVNULL)
+
+    try:
+        for _ in range(3):  # (the first starts it; it reads the snapshot ahead)
+            run_ours_resident()
+            time.sleep(1.5)
+        results["kconfig-ls conf (forked by the resident process)"] = median_time(run_ours_resident, args.runs)
+        same = same and (work / "ours.config").read_bytes() == (work / "c.config").read_bytes()
+    finally:
+        subprocess.run(["pkill", "-f", f"kconfig_ls.resident {runtime}/"], check=False)
+        shutil.rmtree(runtime, ignore_errors=True)
 
     try:
         import kconfiglib  # type: ignore

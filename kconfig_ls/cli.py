@@ -26,6 +26,7 @@ from .kconfig.kernel import kernel_env  # noqa: E402
 from .kconfig.newconfig import new_symbols  # noqa: E402
 from .kconfig.shell_cache import ShellCache  # noqa: E402
 from .kconfig.tree import Kconfig  # noqa: E402
+from .resident import note_tree  # noqa: E402
 
 CONF_MODES = (
     "oldaskconfig",
@@ -86,6 +87,7 @@ def _load(kconfig: str, env: dict[str, str] | None, srctree: str | None) -> Kcon
     kc = tree_cache.load(kconfig, srctree=tree, env=env if env is not None else dict(os.environ), shell=shell,
                          warn_stream=sys.stderr, generation=gen)
     shell.save()
+    note_tree(kc.snapshot_path)
     kc.unmet_callback = _print_unmet
     fatal = [d for d in kc.errors if gen.cycles_are_fatal or d.code != "recursive-dep"]
     if fatal:
@@ -328,6 +330,7 @@ def config_main(args: argparse.Namespace) -> int:
         kc = tree_cache.load(ke.kconfig, srctree=".", env=ke.env, shell=shell,
                              warn_stream=sys.stderr if args.verbose else None, generation=gen)
         shell.save()
+        note_tree(kc.snapshot_path)
         status = _config_mode(kc, ke, args.mode, defconfig, config_in, out, fragments)
     except KconfigError as exc:
         sys.stderr.write(f"kconfig-ls: {exc}\n")
@@ -437,6 +440,7 @@ def why_main(args: argparse.Namespace) -> int:
     if project is None:
         return status
     kc = project.kc
+    note_tree(kc.snapshot_path)
     prefix = configfile.config_prefix(kc)
     name = args.symbol.removeprefix(prefix)
     sym = kc.find(name)

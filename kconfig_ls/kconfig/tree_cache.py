@@ -257,7 +257,7 @@ def _identity(st: os.stat_result) -> tuple[int, int, int]:
 
 def preload(path: str) -> bool:
     """Read the snapshot at ``path`` into memory ahead of a load that will
-    ask for it (:mod:`kconfig_ls.server.resident` does, and the servers it
+    ask for it (:mod:`kconfig_ls.resident` does, and the processes it
     forks take it from there); False when there is none to read.  Its
     inputs are checked when it is taken, as a file's would be."""
     if not _private(os.path.dirname(path)) or not _private(path):

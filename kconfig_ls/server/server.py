@@ -22,14 +22,13 @@ from pygls.uris import from_fs_path
 
 import kconfig_ls
 
-from .. import __version__, heap
+from .. import __version__, heap, resident
 from ..ide import actions as ide_actions
 from ..ide import completion, configurator, diagnostics, hover, navigation, outline, setvalue, sources
 from ..ide.locate import Locator, in_checked_file, in_config_text
 from ..ide.project import Project, Settings, find_root, is_kconfig_file
 from ..kconfig import tree_cache
 from ..kconfig.kernel import available_arches, srcarch_for
-from . import resident
 from .answers import AnsweringProtocol, BadArgument, CommandFailed, answered
 from .documents import DocumentRef, describe, is_file_uri, name_to_uri, uri_to_path
 from .positions import Columns
@@ -223,7 +222,7 @@ class KconfigServer(LanguageServer):
             # new tree now.
             self.protocol.notify("kconfig/status", self.status())
             if not config_only and result.kc is not None and result.kc.snapshot_path is not None:
-                # (The next server started reads this tree ahead of time.)
+                # (The next server started finds this tree read ahead.)
                 tree_cache.forget_preloaded(keep=0)
                 loop.run_in_executor(None, resident.note_tree, result.kc.snapshot_path)
             await loop.run_in_executor(None, project.disk_definitions)
@@ -272,7 +271,7 @@ class KconfigServer(LanguageServer):
         kc = project.kc
         return {
             "server": server_identity(),
-            # (Not always the process the editor started: see resident.py.)
+            # (Not always the process the editor started: see kconfig_ls/resident.py.)
             "pid": os.getpid(),
             "loaded": kc is not None,
             "root": project.root,

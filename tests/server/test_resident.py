@@ -1,4 +1,4 @@
-"""The resident server process (kconfig_ls/server/resident.py), through
+"""The resident process (kconfig_ls/resident.py), through
 ``python -m kconfig_ls serve`` as editors start it: the first server
 leaves a resident process behind; the next is forked by it, on the
 editor's own pipes, with the editor's environment and directory, and ends
@@ -12,6 +12,7 @@ import asyncio
 import os
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -23,7 +24,7 @@ from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 from test_lsp_sample import REPO, make_tree, position_of
 
-from kconfig_ls.server import resident
+from kconfig_ls import resident
 
 
 class Editor:
@@ -101,7 +102,7 @@ def _residents(marker: str) -> list[int]:
                 cmdline = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
             except OSError:
                 continue
-            if b"kconfig_ls.server.resident" in cmdline and any(marker.encode() in a for a in cmdline):
+            if b"kconfig_ls.resident" in cmdline and any(marker.encode() in a for a in cmdline):
                 found.append(int(entry))
     return found
 
@@ -190,7 +191,7 @@ def test_a_directory_others_may_use_is_not_used(tmp_path, monkeypatch):
     assert resident.runtime_dir() == str(tmp_path / f"kconfig-ls-{os.getuid()}")
     os.chmod(tmp_path / f"kconfig-ls-{os.getuid()}", 0o755)
     assert resident.runtime_dir() is None and resident.socket_path() is None
-    assert resident.serve_through_resident(["serve"]) is None
+    assert resident.run_through_resident(["serve"]) is None
 
 
 def _children(pid: int) -> list[int]:
@@ -204,3 +205,41 @@ def _children(pid: int) -> list[int]:
             if int(fields[1]) == pid:
                 out.append(int(entry))
     return out
+
+
+def _run(argv: list[str], cwd: Path, env: dict, stdin: str = "", umask: int = 0o022) -> tuple:
+    proc = subprocess.run([sys.executable, "-m", *argv], cwd=cwd, env=env, input=stdin, capture_output=True,
+                          text=True, umask=umask, timeout=120)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_commands_run_through_the_resident_process_as_they_run_alone(world):
+    """``kconfig-ls conf`` forked by the resident process: the same output,
+    status and files as run alone, the caller's umask, and its stdin (an
+    interactive run waits on it while the resident process's child works)."""
+    root, env, tmp_path = world
+    config = root / ".config"
+    base = config.read_text()
+    _run(["kconfig_ls", "conf", "--olddefconfig", "Kconfig"], root, env)  # (starts the resident process)
+    assert _wait(lambda: list(Path(env["XDG_RUNTIME_DIR"]).glob("kconfig-ls-*/serve-*.sock")))
+    (resident_pid,) = _residents(env["XDG_RUNTIME_DIR"])
+    cases = [(["conf", "--olddefconfig", "Kconfig"], "", 0o077),
+             (["conf", "--oldaskconfig", "Kconfig"], "\n" * 400, 0o022),
+             (["conf", "--defconfig", "no-such-defconfig", "Kconfig"], "", 0o022),
+             (["why", "E1000", "--tree", "."], "", 0o022)]
+    for argv, stdin, umask in cases:
+        results = []
+        for module in ("kconfig_ls.cli", "kconfig_ls"):
+            config.write_text(base)
+            status, out, err = _run([module, *argv], root, env, stdin, umask)
+            results.append((status, out, err, config.read_text(), config.stat().st_mode & 0o777))
+        assert results[0] == results[1], argv
+    # While an interactive run waits for its answers, it is the resident
+    # process's child that waits.
+    config.write_text("")
+    proc = subprocess.Popen([sys.executable, "-m", "kconfig_ls", "conf", "--oldaskconfig", "Kconfig"], cwd=root,
+                            env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert _wait(lambda: _children(resident_pid), 20)
+    out, _ = proc.communicate("\n" * 400, timeout=60)
+    assert proc.returncode == 0 and "configuration written" in out
+    assert _wait(lambda: not _children(resident_pid), 10)

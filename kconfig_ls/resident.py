@@ -1,27 +1,32 @@
-"""A resident process that language servers are forked from.
+"""A resident process that servers and commands are forked from.
 
 Starting ``kconfig-ls serve`` costs half a second before it can answer
 anything: Python's start and the imports (pygls and lsprotocol alone take
-0.3 s).  An editor starts a server for each window, each restart and each
-workspace, so that half second is paid again and again.  Here the first
-server started leaves a resident process behind that has everything
-imported; each later ``kconfig-ls serve`` hands it its standard input,
-output and error (file descriptors passed over a Unix socket) with its
-arguments, environment and working directory, and the resident process
-forks a server for it.  That server talks to the editor directly on the
-editor's own pipes; the ``kconfig-ls serve`` process the editor started
-waits for it and exits with its status.  If that process dies, the server
-it asked for is ended.
+0.3 s), then reading the tree's snapshot.  An editor starts a server for
+each window, each restart and each workspace, and a build runs ``conf``
+again and again, so that time is paid over and over.  Here the first
+``kconfig-ls serve`` (or ``conf``, ``config``, ``why``) leaves a resident
+process behind that has everything imported and keeps the tree snapshots
+its servers and commands used read (:func:`~.kconfig.tree_cache.preload`,
+two at most); each later one hands it its standard input, output and error
+(file descriptors passed over a Unix socket) with its arguments,
+environment, working directory and umask, and the resident process forks
+the server or command for it.  That process works on the caller's own
+pipes and terminal; the ``kconfig-ls`` process that was started waits for
+it and exits with its status.  If that process dies (an editor closing, a
+Ctrl-C), the one working for it is ended.
 
 Only the same code is served: the socket's name carries a digest of the
-package's files, the interpreter and its installed packages, so an upgrade
-(or an edited checkout) starts a new resident process and the old one
-leaves once idle.  The socket lives in a directory only its user may use
-(``$XDG_RUNTIME_DIR`` or the temporary directory), and a connection from
-another user is refused.  ``KCONFIG_LS_RESIDENT=0`` turns it all off.
+package's files, the interpreter, its flags, module path and installed
+packages, and the environment Python reads at its start (locale, I/O
+encoding, hash seed), so an upgrade (or an edited checkout) starts a new
+resident process and the old one leaves once idle
+(:data:`IDLE_SECONDS`).  The socket lives in a directory only its user may
+use (``$XDG_RUNTIME_DIR`` or the temporary directory), and a connection
+from another user is refused.  ``KCONFIG_LS_RESIDENT=0`` turns it all off.
 
-This module imports only the standard library: the ``serve`` command tries
-it before anything heavy is imported (:mod:`kconfig_ls.launch`).
+This module imports only the standard library: ``kconfig-ls`` tries it
+before anything heavy is imported (:mod:`kconfig_ls.launch`).
 """
 
 from __future__ import annotations
@@ -49,8 +54,16 @@ CONNECT_SECONDS = 2.0
 #: How long a tree snapshot asked for is waited for (a cold load writes
 #: its snapshot in the background).
 PRELOAD_WAIT_SECONDS = 120.0
-#: Set in a server forked by the resident process: its socket.
+#: Set in a process forked by the resident process: its socket.
 SERVED_BY: str | None = None
+#: The commands a resident process runs (the others start as usual).
+COMMANDS = ("serve", "conf", "config", "why")
+#: Tree snapshots kept read in the resident process.
+KEEP_TREES = 2
+#: The environment a Python process reads at its start: a caller with
+#: other values is served by another resident process.
+_STARTUP_ENVIRONMENT = ("LANG", "LC_ALL", "LC_CTYPE", "PYTHONIOENCODING", "PYTHONUTF8", "PYTHONHASHSEED",
+                        "PYTHONWARNINGS", "PYTHONDEVMODE")
 _HEADER = struct.Struct("!I")
 _MAX_REQUEST = 16 << 20
 
@@ -77,15 +90,20 @@ def runtime_dir() -> str | None:
 
 
 def code_key() -> str:
-    """A digest of the code a server would run: this package's files
-    (names, sizes, times), the interpreter, and its installed packages'
-    directory (pip changes it with every install)."""
+    """A digest of the code a forked process would run and of how its
+    interpreter started: this package's files (names, sizes, times), the
+    interpreter, its flags and module path, its installed packages'
+    directory (pip changes it with every install), the start-up
+    environment."""
     digest = hashlib.sha256()
-    digest.update(f"{sys.executable}\0{sys.version}\0".encode())
+    # (sys.path[0] is the working directory of ``python -m``: left out.)
+    digest.update(f"{sys.executable}\0{sys.version}\0{sys.flags}\0{sys.path[1:]}\0".encode())
+    for name in _STARTUP_ENVIRONMENT:
+        digest.update(f"{name}={os.environ.get(name)}\0".encode())
     for where in {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}:
         with contextlib.suppress(OSError):
             digest.update(f"{where}:{os.stat(where).st_mtime_ns}\0".encode())
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    package = os.path.dirname(os.path.abspath(__file__))
     for directory, subdirs, files in os.walk(package):
         subdirs[:] = sorted(d for d in subdirs if d != "__pycache__")
         for name in sorted(files):
@@ -112,10 +130,10 @@ def socket_path() -> str | None:
 # -- the client side: ``kconfig-ls serve`` ------------------------------------------------
 
 
-def serve_through_resident(argv: list[str]) -> int | None:
-    """Have the resident process serve this process's stdio; its exit
-    status, or None when there is no resident process (one is started for
-    next time, and the caller serves by itself)."""
+def run_through_resident(argv: list[str]) -> int | None:
+    """Have the resident process run ``kconfig-ls argv`` on this process's
+    stdio; its exit status, or None when there is no resident process (one
+    is started for next time, and the caller runs the command itself)."""
     if not enabled():
         return None
     path = socket_path()
@@ -125,7 +143,9 @@ def serve_through_resident(argv: list[str]) -> int | None:
     sock.settimeout(CONNECT_SECONDS)
     try:
         sock.connect(path)
-        request = json.dumps({"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ)}).encode()
+        umask = os.umask(0o022)
+        os.umask(umask)
+        request = json.dumps({"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ), "umask": umask}).encode()
         socket.send_fds(sock, [_HEADER.pack(len(request))], [0, 1, 2])
         sock.sendall(request)
         reply = _read_line(sock)
@@ -136,7 +156,7 @@ def serve_through_resident(argv: list[str]) -> int | None:
     if reply is None or "pid" not in reply:
         sock.close()
         return None  # (refused before the server started: serve here)
-    # The server runs; wait for its end (a blocking read: no time limit).
+    # It runs; wait for its end (a blocking read: no time limit).
     sock.settimeout(None)
     try:
         end = _read_line(sock)
@@ -145,10 +165,12 @@ def serve_through_resident(argv: list[str]) -> int | None:
     return int(end["status"]) if end is not None and "status" in end else 1
 
 
-def note_tree(snapshot_path: str) -> None:
-    """Tell the resident process (the one this server was forked by, or
+def note_tree(snapshot_path: str | None) -> None:
+    """Tell the resident process (the one this process was forked by, or
     the one running for this code) which tree snapshot was used, so the
-    next server forked finds it read (best effort: errors are ignored)."""
+    next process forked finds it read (best effort: errors are ignored)."""
+    if snapshot_path is None:
+        return
     path = SERVED_BY or (socket_path() if enabled() else None)
     if path is None or not os.path.exists(path):
         return
@@ -188,7 +210,7 @@ def start_resident(path: str) -> None:
                 devnull = os.open(os.devnull, os.O_RDWR)
                 for fd in (0, 1, 2):
                     os.dup2(devnull, fd)
-                os.execv(sys.executable, [sys.executable, "-m", "kconfig_ls.server.resident", path])
+                os.execv(sys.executable, [sys.executable, "-m", "kconfig_ls.resident", path])
         finally:
             os._exit(0)
     os.waitpid(pid, 0)
@@ -199,15 +221,15 @@ def start_resident(path: str) -> None:
 
 class Resident:
     """The resident process: accepts requests on ``path`` and forks a
-    server for each; reports each server's end to its client."""
+    process for each; reports each one's end to its client."""
 
     def __init__(self, path: str):
         self.path = path
         self.listener: socket.socket | None = None
-        #: Tree snapshots servers used, to read ahead: path -> until when.
+        #: Tree snapshots that were used, to read ahead: path -> until when.
         self.wanted: dict[str, float] = {}
-        #: server pid -> the connection of the client it serves (None: the
-        #: client left, the server is being ended)
+        #: forked pid -> the connection of the client it works for (None:
+        #: the client left, the process is being ended)
         self.children: dict[int, socket.socket | None] = {}
         self.idle_since = time.monotonic()
         self.wake_read, self.wake_write = socket.socketpair()
@@ -301,8 +323,8 @@ class Resident:
             self._client_gone(conn)
 
     def _become_server(self, conn: socket.socket, fds: list[int], request: dict) -> None:
-        """In the forked child: take the client's stdio, environment and
-        directory, and serve; never returns."""
+        """In the forked child: take the client's stdio, environment,
+        directory and umask, and run its command; never returns."""
         status = 1
         try:
             signal.set_wakeup_fd(-1)
@@ -319,9 +341,12 @@ class Resident:
             os.environ.clear()
             os.environ.update(request["env"])
             os.chdir(request["cwd"])
+            os.umask(int(request.get("umask", 0o022)))
             sys.argv = ["kconfig-ls", *request["argv"]]
-            from ..cli import main
+            from .cli import main
 
+            if request["argv"][:1] and request["argv"][0] not in COMMANDS:
+                raise ValueError(f"not a command run here: {request['argv'][0]}")
             status = main(list(request["argv"]))
         except SystemExit as exc:
             status = exc.code if isinstance(exc.code, int) else 1
@@ -337,12 +362,12 @@ class Resident:
                 os._exit(status)
 
     def _preload_wanted(self) -> None:
-        """Read ahead the snapshots servers asked for, once written (one
-        tree kept: a server forked next takes it instead of reading it)."""
+        """Read ahead the snapshots asked for, once written (a process
+        forked next takes its tree instead of reading the file)."""
         if not self.wanted:
             return
-        from .. import heap
-        from ..kconfig import tree_cache
+        from . import heap
+        from .kconfig import tree_cache
 
         now = time.monotonic()
         for path, until in list(self.wanted.items()):
@@ -350,7 +375,7 @@ class Resident:
                 del self.wanted[path]
             elif os.path.exists(path) and tree_cache.preload(path):
                 del self.wanted[path]
-                tree_cache.forget_preloaded(keep=1)
+                tree_cache.forget_preloaded(keep=KEEP_TREES)
                 heap.collect()
                 heap.freeze()  # (forked servers do not copy pages the collector would touch)
 
@@ -379,8 +404,9 @@ class Resident:
                 self.idle_since = time.monotonic()
 
     def _client_gone(self, conn: socket.socket) -> None:
-        """The ``kconfig-ls serve`` process a server works for ended: so
-        does the server (the editor that started it is gone)."""
+        """The ``kconfig-ls`` process a forked one works for ended: so
+        does the forked one (the editor that started it is gone, or the
+        user interrupted the command)."""
         for pid, known in list(self.children.items()):
             if known is conn:
                 self.children[pid] = None
@@ -397,11 +423,15 @@ class Resident:
 
 
 def resident_main(path: str) -> int:
+    # (``python -m`` put the starting directory first on the module path:
+    # nothing of a caller's directory may be imported later.)
+    if sys.path and sys.path[0] in (os.getcwd(), ""):
+        del sys.path[0]
     os.chdir("/")
     resident = Resident(path)
     # Everything a server imports, once, before taking requests.
-    from ..cli import main  # noqa: F401
-    from . import server  # noqa: F401
+    from .cli import main  # noqa: F401
+    from .server import server  # noqa: F401
 
     if not resident.bind():
         return 0
