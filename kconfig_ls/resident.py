@@ -42,7 +42,6 @@ import stat
 import struct
 import sys
 import sysconfig
-import tempfile
 import time
 
 #: ``0`` turns the resident process off (each server is started afresh).
@@ -75,7 +74,11 @@ def enabled(env: dict | os._Environ = os.environ) -> bool:
 def runtime_dir() -> str | None:
     """The private directory of this user's sockets (None when it cannot
     be made private: then nothing is shared)."""
-    base = os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
+    base = os.environ.get("XDG_RUNTIME_DIR")
+    if not base:
+        import tempfile
+
+        base = tempfile.gettempdir()
     path = os.path.join(base, f"kconfig-ls-{os.getuid()}")
     try:
         os.mkdir(path, 0o700)
@@ -156,12 +159,15 @@ def run_through_resident(argv: list[str]) -> int | None:
     if reply is None or "pid" not in reply:
         sock.close()
         return None  # (refused before the server started: serve here)
-    # It runs; wait for its end (a blocking read: no time limit).
+    # It runs; wait for its end (a blocking read: no time limit).  Ctrl-C
+    # ends this process, so the one working for it is ended too.
     sock.settimeout(None)
     try:
         end = _read_line(sock)
     except OSError:
         end = None
+    except KeyboardInterrupt:
+        return 130
     return int(end["status"]) if end is not None and "status" in end else 1
 
 
@@ -210,7 +216,11 @@ def start_resident(path: str) -> None:
                 devnull = os.open(os.devnull, os.O_RDWR)
                 for fd in (0, 1, 2):
                     os.dup2(devnull, fd)
-                os.execv(sys.executable, [sys.executable, "-m", "kconfig_ls.resident", path])
+                # (With this interpreter's own options: its flags are in the key.)
+                import subprocess
+
+                flags = subprocess._args_from_interpreter_flags()
+                os.execv(sys.executable, [sys.executable, *flags, "-m", "kconfig_ls.resident", path])
         finally:
             os._exit(0)
     os.waitpid(pid, 0)
@@ -415,11 +425,14 @@ class Resident:
         conn.close()
 
     def _leave(self) -> None:
-        try:
+        """Stop listening; the processes still working end too (their
+        callers would be left without a status to exit with)."""
+        with contextlib.suppress(OSError):
             if self.listener is not None:
                 os.unlink(self.path)
-        except OSError:
-            pass
+        for pid in self.children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
 
 
 def resident_main(path: str) -> int:
