@@ -146,26 +146,37 @@ def run_through_resident(argv: list[str]) -> int | None:
     sock.settimeout(CONNECT_SECONDS)
     try:
         sock.connect(path)
+    except OSError:
+        sock.close()
+        start_resident(path)
+        return None
+    try:
         umask = os.umask(0o022)
         os.umask(umask)
         request = json.dumps({"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ), "umask": umask}).encode()
         socket.send_fds(sock, [_HEADER.pack(len(request))], [0, 1, 2])
         sock.sendall(request)
-        reply = _read_line(sock)
     except OSError:
         sock.close()
-        start_resident(path)
-        return None
-    if reply is None or "pid" not in reply:
-        sock.close()
-        return None  # (refused before the server started: serve here)
-    # It runs; wait for its end (a blocking read: no time limit).  Ctrl-C
-    # ends this process, so the one working for it is ended too.
+        return None  # (a request cut short is refused: nothing was started)
+    # Once the request is sent only the resident process decides: it
+    # answers with the pid of the process it forked, or closes (refused,
+    # or gone) and this one runs the command itself.  No time limit: a
+    # fallback after a late fork would put two processes on one stdio.
+    # Ctrl-C ends this process, so the one working for it is ended too.
     sock.settimeout(None)
     try:
-        end = _read_line(sock)
-    except OSError:
-        end = None
+        try:
+            reply = _read_line(sock)
+        except OSError:
+            reply = None
+        if reply is None or "pid" not in reply:
+            sock.close()
+            return None
+        try:
+            end = _read_line(sock)
+        except OSError:
+            end = None
     except KeyboardInterrupt:
         return 130
     return int(end["status"]) if end is not None and "status" in end else 1
