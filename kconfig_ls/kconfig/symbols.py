@@ -246,8 +246,11 @@ class Symbol:
         # (choices with a mode of their own only).
         choice = self.choice if self.is_choice_value and not self.kc.gen.member_choices else None
         vis = N
+        # (The last prompt's condition and its value as evaluated.)
+        cond = cond_value = None
         for prop in self.prompts:
-            v = eval_expr(prop.cond)
+            cond = prop.cond
+            v = cond_value = eval_expr(cond)
             if choice is not None and self.type == TRISTATE and v == M and choice.curr_tri == Y:
                 v = N
             prop.cond_tri = v
@@ -259,7 +262,15 @@ class Symbol:
         if self.is_choice_value:
             return
         is_bool = self.get_type() == BOOL
-        tri = Y if self.dir_dep is None else eval_expr(self.dir_dep)
+        dir_dep = self.dir_dep
+        if dir_dep is None:
+            tri = Y
+        elif dir_dep is cond:
+            # Most prompts' condition is the dependency itself (the same
+            # object): just evaluated, with every symbol it reads computed.
+            tri = cond_value
+        else:
+            tri = eval_expr(dir_dep)
         if tri == M and is_bool:
             tri = Y
         self.dir_dep_tri = tri
