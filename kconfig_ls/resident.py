@@ -394,11 +394,15 @@ class Resident:
         for path, until in list(self.wanted.items()):
             if now > until:
                 del self.wanted[path]
-            elif os.path.exists(path) and tree_cache.preload(path):
-                del self.wanted[path]
+                continue
+            read = tree_cache.preload(path) if os.path.exists(path) else None
+            if read is None:
+                continue  # (not written yet)
+            del self.wanted[path]
+            if read:
                 tree_cache.forget_preloaded(keep=KEEP_TREES)
-                heap.collect()
-                heap.freeze()  # (forked servers do not copy pages the collector would touch)
+                heap.collect()  # (the tree it replaced)
+                heap.freeze()  # (forked processes do not copy pages the collector would touch)
 
     def _drain_wakeups(self) -> None:
         try:

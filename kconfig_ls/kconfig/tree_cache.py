@@ -255,29 +255,31 @@ def _identity(st: os.stat_result) -> tuple[int, int, int]:
     return st.st_dev, st.st_ino, st.st_size
 
 
-def preload(path: str) -> bool:
+def preload(path: str) -> bool | None:
     """Read the snapshot at ``path`` into memory ahead of a load that will
     ask for it (:mod:`kconfig_ls.resident` does, and the processes it
-    forks take it from there); False when there is none to read.  Its
-    inputs are checked when it is taken, as a file's would be."""
+    forks take it from there): True when it was read now, False when it
+    was there already (it counts as used last), None when there is none
+    to read.  Its inputs are checked when it is taken, as a file's are."""
     if not _private(os.path.dirname(path)) or not _private(path):
-        return False
+        return None
     try:
         with open(path, "rb") as f:
             identity = _identity(os.fstat(f.fileno()))
-            known = _preloaded.get(path)
+            known = _preloaded.pop(path, None)
             if known is not None and known[0] == identity:
-                return True
+                _preloaded[path] = known
+                return False
             inputs = _read_inputs(f)
             kc, events = _read_tree(f)
     except Exception:  # noqa: BLE001 - a snapshot that cannot be read is not preloaded
-        return False
+        return None
     _preloaded[path] = (identity, inputs, kc, events)
     return True
 
 
 def forget_preloaded(keep: int) -> None:
-    """Keep only the ``keep`` snapshots preloaded last."""
+    """Keep only the ``keep`` snapshots preloaded (or asked for) last."""
     for path in list(_preloaded)[: max(0, len(_preloaded) - keep)]:
         del _preloaded[path]
 

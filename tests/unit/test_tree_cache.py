@@ -272,7 +272,8 @@ def test_a_preloaded_snapshot_is_taken_once_and_checked_like_a_file(world, monke
     tree, _, _ = world
     cold, _, _ = load(world)
     path = cold.snapshot_path
-    assert path is not None and tree_cache.preload(path)
+    assert path is not None and tree_cache.preload(path) is True
+    assert tree_cache.preload(path) is False  # (there already)
     read_files = []
     real_read_tree = tree_cache._read_tree
     monkeypatch.setattr(tree_cache, "_read_tree", lambda f: read_files.append(f) or real_read_tree(f))
@@ -295,8 +296,11 @@ def test_a_preloaded_snapshot_is_taken_once_and_checked_like_a_file(world, monke
     os.chmod(copy, 0o600)
     os.replace(copy, path)
     assert tree_cache._take_preloaded(path) is None
-    assert tree_cache.preload(path) and tree_cache.preload(changed.snapshot_path)
+    other, _, _ = load(world, NUMBER="5")  # (another key: another snapshot)
+    assert other.snapshot_path != path
+    assert tree_cache.preload(path) and tree_cache.preload(other.snapshot_path)
+    assert tree_cache.preload(path) is False  # (asked for again: now the last used)
     tree_cache.forget_preloaded(keep=1)
-    assert list(tree_cache._preloaded) == [changed.snapshot_path]
+    assert list(tree_cache._preloaded) == [path]
     tree_cache.forget_preloaded(keep=0)
     assert tree_cache._preloaded == {}
