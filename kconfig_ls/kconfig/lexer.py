@@ -41,6 +41,12 @@ KEYWORDS = frozenset(
 _BLANKS_RE = re.compile(r"[ \t]*")
 
 
+#: A whole string with nothing to interpret inside (text: group 1).
+_SIMPLE_STRING = {q: re.compile(rf"{q}([^{q}\\$\n]*){q}") for q in ("\"", "'")}
+#: Plain characters inside a string, up to one that needs a look.
+_STRING_RUN = re.compile(r"""[^\\$\n'"]*""")
+
+
 @cache
 def _token_pattern(word_chars: str) -> re.Pattern:
     """One step of the statement scanner: blanks, then the next token of a
@@ -256,8 +262,12 @@ class Lexer:
 
     def _scan_string(self, quote: str) -> Token:
         text = self.text
-        n = len(text)
         start = self.pos
+        simple = _SIMPLE_STRING[quote].match(text, start)
+        if simple is not None:  # (most strings: no escape, macro or line end inside)
+            self.pos = simple.end()
+            return Token(QUOTE, simple.group(1), start, self.pos)
+        n = len(text)
         pos = start + 1
         parts: list[str] = []
         while pos < n:
@@ -286,9 +296,7 @@ class Lexer:
                 self.expansions.append((start, pos, value))
                 parts.append(value)
                 continue
-            run_end = pos + 1
-            while run_end < n and text[run_end] not in "\\$\n'\"":
-                run_end += 1
+            run_end = _STRING_RUN.match(text, pos + 1).end()
             parts.append(text[pos:run_end])
             pos = run_end
         self.pos = pos

@@ -18,10 +18,12 @@ if TYPE_CHECKING:
     from .tree import Kconfig
 
 #: Everything :meth:`~.symbols.Symbol.calc_value` and a config reading
-#: write on a symbol.
-_FIELDS = ("valid", "write", "need_set_choice_values", "curr_tri", "curr_val", "visible", "dir_dep_tri",
+#: write on a symbol, but ``valid``: a what-if marks every value stale,
+#: and computes again only a few (kept apart, it is put back alone).
+_FIELDS = ("write", "need_set_choice_values", "curr_tri", "curr_val", "visible", "dir_dep_tri",
            "rev_dep_tri", "implied_tri", "has_user", "user_tri", "user_val", "selection", "user_selection")
 _state_of = attrgetter(*_FIELDS)
+_valid_of = attrgetter("valid")
 _cond_tri_of = attrgetter("cond_tri")
 
 
@@ -43,6 +45,7 @@ class SavedValues:
         self.kc = kc
         self.symbols = list(kc.all_symbols)
         self.states = list(map(_state_of, self.symbols))
+        self.valid = list(map(_valid_of, self.symbols))
         self.props = _valued_props(kc)
         self.cond_tris = list(map(_cond_tri_of, self.props))
         self.members = {choice: list(choice.members) for choice in kc.choices if choice.members}
@@ -52,9 +55,11 @@ class SavedValues:
 
     def restore(self) -> None:
         kc = self.kc
-        for sym, saved, now in zip(self.symbols, self.states, map(_state_of, self.symbols), strict=True):
+        for sym, saved, now, valid in zip(self.symbols, self.states, map(_state_of, self.symbols), self.valid,
+                                          strict=True):
+            sym.valid = valid
             if saved != now:
-                (sym.valid, sym.write, sym.need_set_choice_values, sym.curr_tri, sym.curr_val, sym.visible,
+                (sym.write, sym.need_set_choice_values, sym.curr_tri, sym.curr_val, sym.visible,
                  sym.dir_dep_tri, sym.rev_dep_tri, sym.implied_tri, sym.has_user, sym.user_tri, sym.user_val,
                  sym.selection, sym.user_selection) = saved
         for prop, saved, now in zip(self.props, self.cond_tris, map(_cond_tri_of, self.props), strict=True):
