@@ -223,7 +223,6 @@ class KconfigServer(LanguageServer):
             self.protocol.notify("kconfig/status", self.status())
             if not config_only and result.kc is not None and result.kc.snapshot_path is not None:
                 # (The next server started finds this tree read ahead.)
-                tree_cache.forget_preloaded(keep=0)
                 loop.run_in_executor(None, resident.note_tree, result.kc.snapshot_path)
             await loop.run_in_executor(None, project.disk_definitions)
         self.publish_all()
@@ -367,6 +366,9 @@ class KconfigServer(LanguageServer):
             self.collect()
 
     def collect(self) -> None:
+        # Trees a resident process read ahead and this server did not take
+        # go too: until now their pages were shared with it, untouched.
+        tree_cache.forget_preloaded(keep=0)
         heap.collect()  # (the freed trees' refs are dropped at the next schedule)
         heap.freeze()  # (what is left is the loaded tree: see Project.freeze_trees)
 
