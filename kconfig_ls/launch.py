@@ -13,14 +13,12 @@ import sys
 
 
 def run() -> None:
-    argv = sys.argv[1:]
-    if argv[:1] and argv[0] in ("serve", "conf", "config", "why") and not any(
-            a == "--tcp" or a.startswith("--tcp=") for a in argv):
-        from .resident import run_through_resident
+    # (resident.py imports only the standard library.)
+    from .resident import run_through_resident
 
-        status = run_through_resident(argv)
-        if status is not None:
-            sys.exit(status)
+    status = run_through_resident(sys.argv[1:])
+    if status is not None:
+        sys.exit(status)
     from .cli import run as run_cli
 
     run_cli()

@@ -55,7 +55,8 @@ CONNECT_SECONDS = 2.0
 PRELOAD_WAIT_SECONDS = 120.0
 #: Set in a process forked by the resident process: its socket.
 SERVED_BY: str | None = None
-#: The commands a resident process runs (the others start as usual).
+#: The commands a resident process runs (the others start as usual; so
+#: does ``serve --tcp``, see :func:`runs_here`).
 COMMANDS = ("serve", "conf", "config", "why")
 #: Tree snapshots kept read in the resident process.
 KEEP_TREES = 2
@@ -69,6 +70,11 @@ _MAX_REQUEST = 16 << 20
 
 def enabled(env: dict | os._Environ = os.environ) -> bool:
     return env.get(SWITCH, "1") != "0" and hasattr(socket, "send_fds") and hasattr(os, "fork")
+
+
+def runs_here(argv: list[str]) -> bool:
+    """Whether ``kconfig-ls argv`` is one a resident process runs."""
+    return bool(argv) and argv[0] in COMMANDS and not any(a == "--tcp" or a.startswith("--tcp=") for a in argv)
 
 
 def runtime_dir() -> str | None:
@@ -136,8 +142,9 @@ def socket_path() -> str | None:
 def run_through_resident(argv: list[str]) -> int | None:
     """Have the resident process run ``kconfig-ls argv`` on this process's
     stdio; its exit status, or None when there is no resident process (one
-    is started for next time, and the caller runs the command itself)."""
-    if not enabled():
+    is started for next time, and the caller runs the command itself).
+    None at once for a command it does not run (:func:`runs_here`)."""
+    if not runs_here(argv) or not enabled():
         return None
     path = socket_path()
     if path is None:
@@ -333,7 +340,7 @@ class Resident:
             return
         pid = os.fork()
         if pid == 0:
-            self._become_server(conn, fds, request)
+            self._run_forked(conn, fds, request)
         for fd in fds:
             os.close(fd)
         conn.settimeout(None)
@@ -343,7 +350,7 @@ class Resident:
         except OSError:
             self._client_gone(conn)
 
-    def _become_server(self, conn: socket.socket, fds: list[int], request: dict) -> None:
+    def _run_forked(self, conn: socket.socket, fds: list[int], request: dict) -> None:
         """In the forked child: take the client's stdio, environment,
         directory and umask, and run its command; never returns."""
         status = 1
@@ -366,8 +373,8 @@ class Resident:
             sys.argv = ["kconfig-ls", *request["argv"]]
             from .cli import main
 
-            if request["argv"][:1] and request["argv"][0] not in COMMANDS:
-                raise ValueError(f"not a command run here: {request['argv'][0]}")
+            if not runs_here(request["argv"]):
+                raise ValueError(f"not a command run here: {request['argv']}")
             status = main(list(request["argv"]))
         except SystemExit as exc:
             status = exc.code if isinstance(exc.code, int) else 1

@@ -195,7 +195,7 @@ def _digest(text: str) -> str:
 def _read(path: str, shell, info, warn_stream, generation, overlays, srctree, kconfig_options) -> Kconfig | None:
     """The snapshot at ``path`` if it is still valid, its output replayed;
     None (the snapshot removed if it is damaged) otherwise."""
-    if not _private(os.path.dirname(path)) or not _private(path):
+    if not _safe_to_read(path):
         return None
     ahead = _take_preloaded(path)
     try:
@@ -261,7 +261,7 @@ def preload(path: str) -> bool | None:
     forks take it from there): True when it was read now, False when it
     was there already (it counts as used last), None when there is none
     to read.  Its inputs are checked when it is taken, as a file's are."""
-    if not _private(os.path.dirname(path)) or not _private(path):
+    if not _safe_to_read(path):
         return None
     try:
         with open(path, "rb") as f:
@@ -297,6 +297,12 @@ def _take_preloaded(path: str) -> tuple[LoadInputs, Kconfig, list] | None:
     except OSError:
         return None
     return known[1], known[2], known[3]
+
+
+def _safe_to_read(path: str) -> bool:
+    """Whether the snapshot at ``path`` may be unpickled: it and its
+    directory are the user's own (see :func:`_private`)."""
+    return _private(os.path.dirname(path)) and _private(path)
 
 
 def _private(path: str) -> bool:
