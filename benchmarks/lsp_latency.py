@@ -8,7 +8,8 @@ latency, through the real `kconfig-ls serve` process.
 Prints medians; targets (issue 3): edit-to-diagnostics <= 100 ms, hover <= 10 ms.
 Then, as a user tuning a default would see it (issue 13): flip ``def_bool y``
 to ``n`` on a symbol of init/Kconfig whose value is y, and hover it every
-20 ms until the hover shows the new value (and back); and the server's
+20 ms until the hover shows the new value (and back); the same for a
+line of the open ``.config`` buffer; and the server's
 resident memory after the load and at the end.  The initial load is the
 cold one when no tree snapshot exists yet (KCONFIG_LS_NO_CACHE=1 forces it).
 """
@@ -111,6 +112,7 @@ async def run(tree: Path, arch: str, names: list[str], edits: int, hovers: int) 
         await measure_file(client, published, settled, tree, name, edits, hovers)
     for name in ("init/Kconfig", "arch/x86/Kconfig"):
         await measure_value_latency(client, published, settled, tree, name, edits)
+    await measure_config_latency(client, settled, tree, edits)
     print(f"server RSS at the end: {rss_mb(session.server_pid)} MB")
     await session.stop()
 
@@ -199,6 +201,59 @@ async def measure_value_latency(client: LanguageClient, published: dict[str, asy
           f"median {statistics.median(times) * 1000:.0f} ms (target 150 ms); "
           f"-> diagnostics of the re-linked tree: median {statistics.median(relinked_times) * 1000:.0f} ms "
           f"(target 300 ms)")
+
+
+#: Symbols of init/Kconfig whose value a .config line sets: one read by
+#: few others, and one whose change reaches a large part of the tree.
+CONFIG_TARGETS = ("IKCONFIG", "EXPERT")
+
+
+async def measure_config_latency(client: LanguageClient, settled: asyncio.Queue, tree: Path, runs: int) -> None:
+    """A user editing the config file in the editor: a line setting a
+    symbol to the other value added to the open ``.config`` buffer (and
+    taken away again) -> the first hover on the symbol's definition that
+    shows the new value, polled every 20 ms."""
+    config = tree / ".config"
+    config_uri = from_fs_path(str(config))
+    config_text = config.read_text() if config.exists() else ""
+    kconfig = tree / "init/Kconfig"
+    kconfig_text = kconfig.read_text()
+    kconfig_uri = from_fs_path(str(kconfig))
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+        lsp.TextDocumentItem(kconfig_uri, "kconfig", 1, kconfig_text)))
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+        lsp.TextDocumentItem(config_uri, "properties", 1, config_text)))
+    await drain(settled)
+    end_line = config_text.count("\n")  # (the buffer ends with a newline or is empty)
+    version = 1
+    for name in CONFIG_TARGETS:
+        m = re.search(rf"^(?:menu)?config {name}\n", kconfig_text, re.M)
+        if m is None:
+            print(f".config: no {name} in init/Kconfig")
+            continue
+        pos = lsp.Position(kconfig_text.count("\n", 0, m.start()), m.group(0).index(name))
+        before = await hover_value(client, kconfig_uri, pos)
+        after = "n" if before == "y" else "y"
+        line = f"CONFIG_{name}=y\n" if after == "y" else f"# CONFIG_{name} is not set\n"
+        times = []
+        for added in [True, False] * runs:
+            version += 1
+            start, end = lsp.Position(end_line, 0), lsp.Position(end_line + (0 if added else 1), 0)
+            change = lsp.TextDocumentContentChangePartial(range=lsp.Range(start, end), text=line if added else "")
+            wanted = after if added else before
+            t = time.perf_counter()
+            client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+                lsp.VersionedTextDocumentIdentifier(uri=config_uri, version=version), [change]))
+            while await hover_value(client, kconfig_uri, pos) != wanted:
+                if time.perf_counter() - t > 60:
+                    raise TimeoutError("the hover never showed the new value")
+                await asyncio.sleep(0.02)
+            times.append(time.perf_counter() - t)
+            await drain(settled)
+        print(f".config: didChange ({line.strip()!r} added and taken away) -> hover on {name} shows the new value: "
+              f"median {statistics.median(times) * 1000:.0f} ms (target 100 ms)")
+    for uri in (config_uri, kconfig_uri):
+        client.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
 
 
 async def next_after(settled: asyncio.Queue, t: float) -> float:

@@ -564,12 +564,21 @@ class Project:
                 sym = kc.find(name) if kc is not None else None
                 if sym is None or not sym.nodes:
                     raise KeyError(name)
+                reading = self._reading_of(text)
                 if target == "deps":
-                    cached = meet_dependencies(kc, sym, text, time_limit=time_limit)
+                    cached = meet_dependencies(kc, sym, text, time_limit=time_limit, reading=reading)
                 else:
-                    cached = how_to(kc, sym, target, text, time_limit=time_limit)
+                    cached = how_to(kc, sym, target, text, time_limit=time_limit, reading=reading)
                 self._fixes[key] = cached
             return cached
+
+    def _reading_of(self, text: str | None) -> ConfigValues | None:
+        """The reading the tree's values are, if it is one of ``text`` and
+        settled (not between a re-link and its values)."""
+        values = self.values
+        if values is None or values.kc is not self.kc or values.text != text or self._unsettled:
+            return None
+        return values
 
     def file_view(self, name: str, text: str) -> Kconfig:
         """The tree to answer questions about file ``name`` with ``text``:

@@ -55,6 +55,7 @@ from .scenario import ConfigEdit, Scenario, config_edits
 from .symbols import string_valid_for_type
 
 if TYPE_CHECKING:
+    from .revalue import ConfigValues
     from .symbols import Symbol
     from .tree import Kconfig
 
@@ -115,16 +116,20 @@ def how_to(
     base_text: str | None = None,
     time_limit: float = 10.0,
     max_candidates: int = 400,
+    reading: ConfigValues | None = None,
 ) -> HowTo:
     """Assignments that make ``sym`` equal ``target`` when added to the
-    config ``base_text`` (``None``/``""``: no config, all defaults)."""
-    return _solve(kc, _Goal.parse(sym, target), base_text, time_limit, max_candidates)
+    config ``base_text`` (``None``/``""``: no config, all defaults).
+    ``reading``: the reading of ``base_text`` the tree's values come from,
+    if there is one (candidates are then verified from it: scenario.py)."""
+    return _solve(kc, _Goal.parse(sym, target), base_text, time_limit, max_candidates, reading)
 
 
-def _solve(kc: Kconfig, goal: _Goal, base_text: str | None, time_limit: float, max_candidates: int) -> HowTo:
+def _solve(kc: Kconfig, goal: _Goal, base_text: str | None, time_limit: float, max_candidates: int,
+           reading: ConfigValues | None) -> HowTo:
     start = time.monotonic()
     sym = goal.sym
-    with Scenario(kc, base_text) as scenario:
+    with Scenario(kc, base_text, reading) as scenario:
         scenario.apply({})
         current = sym.str_value_now
         result = HowTo(sym.name or "<choice>", goal.text, current, reachable=False)
@@ -137,14 +142,15 @@ def _solve(kc: Kconfig, goal: _Goal, base_text: str | None, time_limit: float, m
 
 
 def meet_dependencies(
-    kc: Kconfig, sym: Symbol, base_text: str | None = None, time_limit: float = 10.0
+    kc: Kconfig, sym: Symbol, base_text: str | None = None, time_limit: float = 10.0,
+    reading: ConfigValues | None = None,
 ) -> HowTo:
     """Assignments that make ``sym``'s direct dependencies hold at the level
     it is selected to: the fix for an "unmet direct dependencies" warning."""
     sym.calc_value()
     low = max(sym.rev_dep_tri, M)
     goal = _Goal(sym, f"dependencies >= {TRI_STR[low]}", low, Y, expr=sym.dir_dep)
-    return _solve(kc, goal, base_text, time_limit, 400)
+    return _solve(kc, goal, base_text, time_limit, 400, reading)
 
 
 @dataclass

@@ -171,6 +171,22 @@ class ConfigValues:
             elif sym.has_user and sym.visible == N:
                 sym.has_user = False
 
+    # -- what-ifs read from this reading -------------------------------------------------
+    def bookmark(self) -> tuple:
+        """This reading's record, for :meth:`go_back` after rereads of other
+        texts (a what-if's candidates: scenario.py).  A reread replaces these
+        objects rather than changing them, but the set of unsaved symbols,
+        which is copied."""
+        return (self.text, self.result, self._changed_when_read, self._read, self._members,
+                set(self.unsaved), self.reached)
+
+    def go_back(self, mark: tuple) -> None:
+        """The record of the reading :meth:`bookmark` took (the tree's
+        values are the caller's to put back: saved_values.py)."""
+        (self.text, self.result, self._changed_when_read, self._read, self._members,
+         unsaved, self.reached) = mark
+        self.unsaved = set(unsaved)
+
     def take_index(self, earlier: ConfigValues | None) -> None:
         """Keep the dependency index of an earlier reading of the same tree
         (it depends on the tree, not on the config)."""
