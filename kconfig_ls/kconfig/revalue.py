@@ -24,7 +24,11 @@ values with a fresh reading after many random edits.
 
 from __future__ import annotations
 
+from heapq import heappop, heappush
+from operator import attrgetter
+
 from . import configfile
+from .dependency_order import DependencyOrder
 from .expr import N
 from .menu import P_IMPLY, P_RANGE, P_SELECT
 from .symbols import Symbol
@@ -36,6 +40,8 @@ from .tree import Kconfig
 _MOST = 0.7
 #: Properties whose expressions are read by other symbols than their owner.
 _ON_OTHERS = (P_SELECT, P_IMPLY)
+#: What other symbols' computations read of a symbol (outside its choice).
+_seen_by_others = attrgetter("curr_tri", "curr_val", "visible")
 
 
 class ConfigValues:
@@ -61,6 +67,9 @@ class ConfigValues:
         self._out_of_range = False
         self._settle()
         self._dependents: dict[Symbol, set[Symbol]] | None = None
+        #: The dependency graph's parts in computing order (None: not made
+        #: yet, or an edit added a link it does not allow).
+        self._order: DependencyOrder | None = None
         #: The share of the symbols beyond which :meth:`update` declines.
         self.most_reached = _MOST
         #: The symbols the last :meth:`reread` or :meth:`update` computed
@@ -124,35 +133,88 @@ class ConfigValues:
         if self._out_of_range:
             return False
         self.reached = None
-        reached = self._reach(changed)
-        if kc.modules_sym in reached or len(reached) > self.most_reached * len(kc.all_symbols):
-            return False
-        read = self._read
-        for sym in reached:
-            sym.reset_state()
-            state = read[sym.index] if sym.index < len(read) else (sym.is_choice, 0, None, None)
-            sym.has_user, sym.user_tri, sym.user_val, sym.user_selection = state
-            if sym in self._members:
-                sym.members = list(self._members[sym]) or sym.members
-        kc.unmet[:] = [s for s in kc.unmet if s not in reached]
         was_unsaved = bool(self.unsaved)
-        self.unsaved -= reached
-        order = [s for s in kc.hash_order() if s in reached]
-        for sym in order:
-            sym.calc_value()
-            if configfile.value_differs_from_user(sym):
-                self.unsaved.add(sym)
+        order = self._compute_changed(changed)
+        if order is None:
+            order = self._compute_reached(changed)
+            if order is None:
+                return False
+        computed = set(order)
+        self.unsaved -= computed
+        self.unsaved.update(sym for sym in order if configfile.value_differs_from_user(sym))
         if bool(self.unsaved) != was_unsaved:
             if kc.gen.member_choices:
                 return False
-            self._redo_stale_drops(reached)
+            self._redo_stale_drops(computed)
         if not kc.gen.member_choices:
             kept = len(self.unsaved)
             if configfile.drop_stale_user_values(order, kept) != kept:
                 return False  # (a number out of range: the fresh reading decides)
         kc.conf_changed = self._changed_when_read or bool(self.warnings) or bool(self.unsaved)
-        self.reached = reached
+        self.reached = computed
         return True
+
+    def _compute_changed(self, changed: set[Symbol]) -> list[Symbol] | None:
+        """Compute again, inputs first, the units (dependency_order.py)
+        holding ``changed`` and those reading a symbol whose value did
+        change: a unit whose inputs kept their values keeps its own.
+        Returns the symbols computed; None, part done, on meeting a loop
+        other than a choice's, or the modules symbol (every tristate
+        reads its value)."""
+        self.prepare()
+        kc = self.kc
+        dependents = self._dependents
+        rank, units, loops = self._order.rank, self._order.units, self._order.loops
+        due = sorted({rank[sym] for sym in changed})  # (a sorted list is a heap)
+        queued = set(due)
+        computed: list[Symbol] = []
+        while due:
+            r = heappop(due)
+            unit = units[r]
+            if r in loops or kc.modules_sym in unit:
+                return None
+            before = [_seen_by_others(sym) for sym in unit]
+            for sym in unit:
+                self._reset_to_read(sym)
+            if kc.unmet:
+                kc.unmet[:] = [s for s in kc.unmet if s not in unit]
+            for sym in unit:
+                sym.calc_value()
+            computed.extend(unit)
+            if any(_seen_by_others(sym) != old for sym, old in zip(unit, before, strict=True)):
+                for sym in unit:
+                    for reader in dependents.get(sym, ()):
+                        r = rank[reader]
+                        if r not in queued:
+                            queued.add(r)
+                            heappush(due, r)
+        return computed
+
+    def _compute_reached(self, changed: set[Symbol]) -> list[Symbol] | None:
+        """Compute again everything ``changed`` reaches, in the C tool's
+        order (where a loop makes values depend on it); returns the symbols
+        in that order, None when a fresh reading is as quick or needed."""
+        kc = self.kc
+        reached = self._reach(changed)
+        if kc.modules_sym in reached or len(reached) > self.most_reached * len(kc.all_symbols):
+            return None
+        for sym in reached:
+            self._reset_to_read(sym)
+        kc.unmet[:] = [s for s in kc.unmet if s not in reached]
+        order = [s for s in kc.hash_order() if s in reached]
+        for sym in order:
+            sym.calc_value()
+        return order
+
+    def _reset_to_read(self, sym: Symbol) -> None:
+        """No value, and the user value the file gives (to compute again)."""
+        sym.reset_state()
+        read = self._read
+        state = read[sym.index] if sym.index < len(read) else (sym.is_choice, 0, None, None)
+        sym.has_user, sym.user_tri, sym.user_val, sym.user_selection = state
+        if sym in self._members:
+            sym.members = list(self._members[sym]) or sym.members
+
 
     def _redo_stale_drops(self, reached: set[Symbol]) -> None:
         """Whether anything changed decides, before member choices, if the
@@ -192,18 +254,25 @@ class ConfigValues:
         (it depends on the tree, not on the config)."""
         if earlier is not None and earlier.kc is self.kc and self._dependents is None:
             self._dependents = earlier._dependents
+            self._order = earlier._order
 
     def note_changed(self, changed: set[Symbol]) -> None:
         """A re-link made ``changed`` again: their new dependencies join the
         index (links they lost stay: the index may only say too much)."""
         if self._dependents is not None:
-            _add_dependents(self._dependents, changed)
+            added = _add_dependents(self._dependents, changed)
+            if self._order is not None and not self._order.keeps(added):
+                self._order = None
 
     def prepare(self) -> None:
-        """Index which symbols depend on which (half a second on a kernel
-        tree), ahead of the first :meth:`update`."""
+        """Index which symbols depend on which, and the order to compute
+        them in (half a second on a kernel tree), ahead of the first
+        :meth:`update`."""
         if self._dependents is None:
             self._dependents = _dependents(self.kc.all_symbols)
+        if self._order is None or len(self._order.rank) != len(self.kc.all_symbols):
+            # (A re-link may have made symbols: a name referred to anew.)
+            self._order = DependencyOrder(self._dependents, self.kc.hash_order())
 
     def _reach(self, changed: set[Symbol]) -> set[Symbol]:
         """``changed`` and every symbol whose value depends on one of them."""
@@ -227,7 +296,10 @@ def _dependents(symbols: list[Symbol]) -> dict[Symbol, set[Symbol]]:
     return out
 
 
-def _add_dependents(out: dict[Symbol, set[Symbol]], symbols) -> None:
+def _add_dependents(out: dict[Symbol, set[Symbol]], symbols) -> list[tuple[Symbol, Symbol]]:
+    """Index what ``symbols`` read; returns the (input, reader) links new
+    to the index."""
+    added = []
     for sym in symbols:
         exprs = [sym.dir_dep, sym.rev_dep, sym.implied]
         for prop in sym.props:
@@ -247,8 +319,12 @@ def _add_dependents(out: dict[Symbol, set[Symbol]], symbols) -> None:
             deps = out.get(used)
             if deps is None:
                 out[used] = {sym}
+            elif sym in deps:
+                continue
             else:
                 deps.add(sym)
+            added.append((used, sym))
+    return added
 
 
 def _symbols_in(exprs: list) -> set[Symbol]:
