@@ -478,8 +478,13 @@ class Project:
         return LoadResult(kc, None, self.config_result.warnings if self.config_result else [])
 
     def prepare_relink(self) -> None:
-        """What the first re-link after a load needs, made ahead (in a
-        thread, while the user reads): which symbols depend on which."""
+        """What re-links and config edits need, made ahead in a thread while
+        the user reads (after a load, and after a re-link whose new links
+        went against the order): which symbols read which, and the order to
+        compute them in."""
+        # (Under the lock a load takes before it lets the tree go: a tree
+        # still held here when the server collects and freezes the heap
+        # would stay frozen, never freed.)
         with self.cycle_lock:
             values = self.values
             if values is not None and values.kc is self.kc:

@@ -201,10 +201,13 @@ class KconfigServer(LanguageServer):
             if result.cancelled:
                 self.tree_dirty = self.tree_dirty or not config_only
                 return
-            if self.locator is not None and self.locator.kc is not result.kc:
-                self.replaced.append(weakref.ref(self.locator.kc))
-            self.locator = Locator(result.kc) if result.kc else None
-            self.columns.forget()
+            if self.locator is None or self.locator.kc is not result.kc:
+                # (A config re-read keeps the tree, and the position indexes
+                # made of it: the next hover does not wait for them.)
+                if self.locator is not None:
+                    self.replaced.append(weakref.ref(self.locator.kc))
+                self.locator = Locator(result.kc) if result.kc else None
+                self.columns.forget()
             self.schedule_collect()
             if result.error is not None and not background:
                 self.window_show_message(
@@ -413,6 +416,8 @@ class KconfigServer(LanguageServer):
                 await asyncio.shield(asyncio.get_running_loop().run_in_executor(None, project.settle_relink))
             finally:
                 self.settling = False
+            # (Not awaited: quick unless the edit's links went against the order.)
+            asyncio.get_running_loop().run_in_executor(None, project.prepare_relink)
         self.publish_all()
         self.protocol.notify("kconfig/status", self.status())
         self.protocol.notify("kconfig/menuChanged", {})
