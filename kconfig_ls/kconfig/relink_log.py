@@ -12,8 +12,11 @@ finalising the block again replaces exactly that stretch, and each touched
 symbol's expressions are folded again from its events in key order.
 
 Keys are floats: the first load numbers events 1, 2, 3...; a re-finalised
-block spreads its new events evenly between its markers.  When the spacing
-gets too fine the whole log is numbered again.
+block spreads its new events evenly between its markers, or, where it took
+over the events of blocks inside it that the edit left alone, in the gaps
+between those, which keep their keys (and their index: the root block's are
+most of the tree).  When the spacing gets too fine the whole log is
+numbered again.
 """
 
 from __future__ import annotations
@@ -195,34 +198,76 @@ class RelinkLog:
         old and the new events that were not taken over."""
         self.recording = False
         self.reused = set()
-        new_events = self._out_events
+        new_events, recorded_keys = self._out_events, self._out_keys
         self._out_keys, self._out_events = self.keys, self.events
         low, high = self.regions[node]
         first = bisect_right(self.keys, low)
         last = bisect_left(self.keys, high)
         old_events = self.events[first:last]
         old_own, new_own, self._taken_events = _outside_taken(old_events, first, new_events, self._taken)
-        step = (high - low) / (len(new_events) + 1)
-        keys = [low + step * (i + 1) for i in range(len(new_events))]
-        self.keys[first:last] = array("d", keys)
+        kept = self._keys_keeping_runs(recorded_keys, low, high, len(new_events))
+        if kept is not None:
+            keys, fresh = kept
+        else:
+            step = (high - low) / (len(new_events) + 1)
+            keys = array("d", [low + step * (i + 1) for i in range(len(new_events))])
+            fresh = [(0, len(new_events))]
+        self.keys[first:last] = keys
         self.events[first:last] = new_events
-        if new_events and step < _MIN_SPACING:
+        if kept is None and new_events and step < _MIN_SPACING:
             self._renumber()
         else:
-            self._index_new_regions(keys, new_events)
+            self._index_new_regions(keys, new_events, fresh)
         return old_own, new_own
+
+    def _keys_keeping_runs(self, recorded_keys: array, low: float, high: float,
+                           count: int) -> tuple[array, list] | None:
+        """Keys for a block's ``count`` new events in which the runs taken
+        over keep theirs (the regions inside them stay as indexed: the root
+        block's runs are most of the tree) and the events between them are
+        spread evenly in the gaps; with the (start, stop) stretches of new
+        events that got new keys.  None when the runs are not in their old
+        order or a gap would be too fine."""
+        out_keys = recorded_keys  # (the runs' old keys, copied by take_over)
+        keys = array("d")
+        fresh: list[tuple[int, int]] = []
+        lower, at = low, 0
+        for _start, _end, run_at, run_stop in sorted(self._taken, key=lambda run: run[2]):
+            if run_stop == run_at:
+                continue
+            if run_at < at or not _spread(keys, lower, out_keys[run_at], run_at - at):
+                return None
+            fresh.append((at, run_at))
+            keys.extend(out_keys[run_at:run_stop])
+            lower, at = out_keys[run_stop - 1], run_stop
+        if not _spread(keys, lower, high, count - at):
+            return None
+        fresh.append((at, count))
+        return keys, fresh
 
     def events_taken_over(self) -> list:
         """The events the last block took over from reused blocks."""
         return self._taken_events
 
-    def _index_new_regions(self, keys: list[float], events: list) -> None:
+    def _index_new_regions(self, keys: array, events: list, fresh: list[tuple[int, int]]) -> None:
+        """The markers among the ``fresh`` stretches of a block's events;
+        all of them when a block's markers lie on both sides of a run that
+        kept its keys (an ``if`` block's nodes are spliced into its parent)."""
         entered: dict[MenuNode, float] = {}
-        for key, (kind, _sym, data) in zip(keys, events, strict=True):
-            if kind == ENTER:
-                entered[data] = key
-            elif kind == EXIT:
-                self.regions[data] = (entered.pop(data), key)
+        found: dict[MenuNode, tuple[float, float]] = {}
+        for start, stop in fresh:
+            for key, (kind, _sym, data) in zip(keys[start:stop], events[start:stop], strict=True):
+                if kind == ENTER:
+                    entered[data] = key
+                elif kind == EXIT:
+                    if data not in entered and len(fresh) > 1:
+                        self._index_new_regions(keys, events, [(0, len(events))])
+                        return
+                    found[data] = (entered.pop(data), key)
+        if entered and len(fresh) > 1:
+            self._index_new_regions(keys, events, [(0, len(events))])
+            return
+        self.regions.update(found)
 
     def _renumber(self) -> None:
         self.keys[:] = array("d", range(1, len(self.keys) + 1))
@@ -248,6 +293,18 @@ class RelinkLog:
             if event[0] == kind and event[1] is sym:
                 return key
         return None
+
+
+def _spread(keys: array, lower: float, upper: float, count: int) -> bool:
+    """Append ``count`` keys evenly spaced strictly between ``lower`` and
+    ``upper``; False (nothing appended) when they would be too close."""
+    if count == 0:
+        return upper > lower
+    step = (upper - lower) / (count + 1)
+    if step < _MIN_SPACING:
+        return False
+    keys.extend([lower + step * (i + 1) for i in range(count)])
+    return True
 
 
 def _outside_taken(old_events: list, offset: int, new_events: list, taken: list) -> tuple[list, list, list]:

@@ -238,6 +238,24 @@ class ConfigValues:
                 sym.has_user = False
 
     # -- what-ifs read from this reading -------------------------------------------------
+    def put_user_values(self) -> list[tuple]:
+        """Each symbol's user value as the file gave it, put back on the tree
+        (values left to the caller to mark stale): what reading the same
+        text again would give, without reading it (a what-if's base:
+        scenario.py); returns them by symbol index."""
+        kc = self.kc
+        read = self._read
+        if len(read) < len(kc.all_symbols):  # (symbols a re-link made since)
+            plain_choice = not kc.gen.member_choices
+            read = read + [(s.is_choice and plain_choice, N, None, None) for s in kc.all_symbols[len(read):]]
+        for sym, state in zip(kc.all_symbols, read, strict=True):
+            if (sym.has_user, sym.user_tri, sym.user_val, sym.user_selection) != state:
+                sym.has_user, sym.user_tri, sym.user_val, sym.user_selection = state
+        for choice, members in self._members.items():
+            if choice.members != members:
+                choice.members = list(members)
+        return read
+
     def bookmark(self) -> tuple:
         """This reading's record, for :meth:`go_back` after rereads of other
         texts (a what-if's candidates: scenario.py).  A reread replaces these

@@ -116,8 +116,11 @@ class Scenario:
         self._bookmark = self._reading.bookmark() if self._reading is not None else None
         self._saved_callback = kc.unmet_callback
         kc.unmet_callback = None
-        configfile.read_config_simple(kc, "<base>", text=self.base_text, warn_unknown=False)
-        self._base = _user_state(kc)
+        if self._reading is not None:
+            self._base = self._reading.put_user_values()
+        else:
+            configfile.read_config_simple(kc, "<base>", text=self.base_text, warn_unknown=False)
+            self._base = _user_state(kc)
         self._touched: list[Symbol] = []
         #: Whether the values are a verified candidate's (not the base's).
         self._verified = False

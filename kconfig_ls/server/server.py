@@ -38,6 +38,9 @@ QUICK_CHECK_SECONDS = 0.03
 #: Quiet time after an edit of a Kconfig buffer before its entries are
 #: patched into the tree (project.relink: tens of milliseconds).
 RELINK_SECONDS = 0.03
+#: Quiet time after an edit of the config buffer before it is read again
+#: (incremental: milliseconds; values follow each keystroke).
+CONFIG_READ_SECONDS = 0.01
 #: Quiet time after an edit before the whole tree is re-linked, when the
 #: edit cannot be patched in.
 DEBOUNCE_SECONDS = 0.25
@@ -381,7 +384,7 @@ class KconfigServer(LanguageServer):
         return Project(root, self.settings, freeze_trees=True)
 
     async def _reload_later(self) -> None:
-        await asyncio.sleep(RELINK_SECONDS)
+        await asyncio.sleep(RELINK_SECONDS if self.tree_dirty else CONFIG_READ_SECONDS)
         if self.tree_dirty:
             if await self.relink():
                 return

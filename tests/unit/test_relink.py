@@ -14,6 +14,7 @@ from kconfig_ls.kconfig import configfile
 from kconfig_ls.kconfig import generation as generations
 from kconfig_ls.kconfig.explain import reverse_index
 from kconfig_ls.kconfig.relink import NotRelinkable, check_cycles, relink_file
+from kconfig_ls.kconfig.relink_log import ENTER, EXIT
 from kconfig_ls.kconfig.revalue import ConfigValues
 from kconfig_ls.kconfig.tree import Kconfig
 
@@ -81,6 +82,7 @@ def test_relinked_trees_equal_fresh_loads(tmp_path, generation, seeds):
                 continue
             assert kept, f"seed {seed} step {step}: an edit of the entries of {name} was patched in"
             relinked += 1
+            _assert_regions_indexed(kc, f"seed {seed} step {step}")
             if step % 2:
                 check_cycles(kc)
             if values.update(result.symbols):
@@ -101,6 +103,21 @@ def test_relinked_trees_equal_fresh_loads(tmp_path, generation, seeds):
     # Most edits keep the entries: the comparisons must have happened.
     assert relinked >= len(seeds) * EDITS_PER_TREE // 2, (relinked, fallbacks)
     assert updated >= relinked // 2, (updated, relinked)
+
+
+def _assert_regions_indexed(kc: Kconfig, where: str) -> None:
+    """Every block's markers in the log are where its index says (the
+    re-finalised blocks re-key only their new events: relink_log.py)."""
+    log = kc.relink
+    entered, found = {}, {}
+    for key, (kind, _sym, data) in zip(log.keys, log.events, strict=True):
+        if kind == ENTER:
+            entered[data] = key
+        elif kind == EXIT:
+            found[data] = (entered.pop(data), key)
+    stale = {node: (log.regions.get(node), keys) for node, keys in found.items() if log.regions.get(node) != keys}
+    assert not stale, f"{where}: block markers indexed wrongly: {stale}"
+    assert list(log.keys) == sorted(log.keys) and len(set(log.keys)) == len(log.keys), f"{where}: keys out of order"
 
 
 def test_an_edit_that_changes_the_entries_leaves_the_tree_alone(tmp_path):

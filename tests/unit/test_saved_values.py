@@ -11,6 +11,7 @@ import pytest
 from relink_trees import RandomTree
 from tree_digest import current_values
 
+from kconfig_ls.kconfig import configfile
 from kconfig_ls.kconfig import generation as generations
 from kconfig_ls.kconfig.howto import how_to
 from kconfig_ls.kconfig.revalue import ConfigValues
@@ -84,6 +85,11 @@ def test_candidates_read_from_the_base_reading_equal_whole_readings(tmp_path, ge
         fresh = Kconfig("Kconfig", srctree=str(tmp_path), env={"srctree": str(tmp_path)}, overlays=tree.texts(),
                         generation=rules, warn_stream=None, info=lambda _text: None)
         config = tree.config()
+        if seed % 2:
+            # (A config the tool wrote: reading it changes nothing, so the
+            # user values of symbols without a prompt are dropped.)
+            ConfigValues(kc, ".config", ".config", config)
+            config = configfile.config_text(kc)
         reading = ConfigValues(kc, ".config", ".config", config)
         reading.most_reached = 1.0
         before = _everything(kc)
@@ -122,3 +128,34 @@ def test_candidates_read_from_the_base_reading_equal_whole_readings(tmp_path, ge
             assert answers[0] == answers[1], f"seed {seed}: how to make {name} {target}"
             assert _everything(kc) == before
     assert incremental >= tried // 2, (incremental, tried)
+
+
+@pytest.mark.parametrize("generation", ["6.1", "6.12"])
+def test_a_what_if_from_a_reading_starts_from_the_files_user_values(tmp_path, generation):
+    """Given the reading, a what-if takes the file's user values from it
+    instead of reading the text again: the same as reading it, also where
+    settling the reading changed them (values of invisible symbols
+    dropped, a choice's entries given an explicit n)."""
+    rules = generations.by_name(generation)
+    differing = 0
+    for seed in range(60, 72):
+        tree = RandomTree(seed, member_choices=rules.member_choices)
+
+        kc, fresh = (Kconfig("Kconfig", srctree=str(tmp_path), env={"srctree": str(tmp_path)},
+                             overlays=tree.texts(), generation=rules, warn_stream=None, info=lambda _text: None)
+                     for _ in range(2))
+        ConfigValues(kc, ".config", ".config", tree.config())
+        config = configfile.config_text(kc)  # (the tool's own: reading it drops values)
+        reading = ConfigValues(kc, ".config", ".config", config)
+        configfile.read_config_simple(fresh, ".config", text=config)
+        differing += sum(_user_input(mine) != _user_input(theirs)
+                         for mine, theirs in zip(kc.all_symbols, fresh.all_symbols, strict=True))
+        with Scenario(kc, config, reading):
+            ours = [_user_input(s) for s in kc.all_symbols]
+        assert ours == [_user_input(s) for s in fresh.all_symbols], f"seed {seed}"
+    assert differing > 0
+
+
+def _user_input(sym: Symbol) -> tuple:
+    selection = sym.user_selection.name if sym.user_selection is not None else None
+    return sym.has_user, sym.user_tri, sym.user_val, selection, [m.name for m in sym.members]
