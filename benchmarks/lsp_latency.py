@@ -186,13 +186,7 @@ async def measure_value_latency(client: LanguageClient, published: dict[str, asy
             range=lsp.Range(lsp.Position(target + 1, 0), lsp.Position(target + 1, len(lines[target + 1]))),
             text=f"\tdef_bool {value}")
         t = time.perf_counter()
-        client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-            lsp.VersionedTextDocumentIdentifier(uri=uri, version=version), [change]))
-        while await hover_value(client, uri, lsp.Position(target, 8)) != value:
-            if time.perf_counter() - t > 60:
-                raise TimeoutError("the hover never showed the new value")
-            await asyncio.sleep(0.02)
-        times.append(time.perf_counter() - t)
+        times.append(await change_until_hover(client, uri, version, change, uri, lsp.Position(target, 8), value))
         relinked_times.append(await next_after(settled, t) - t)
         await drain(queue)
         await drain(settled, 0)
@@ -242,13 +236,7 @@ async def measure_config_latency(client: LanguageClient, settled: asyncio.Queue,
             change = lsp.TextDocumentContentChangePartial(range=lsp.Range(start, end), text=line if added else "")
             wanted = after if added else before
             t = time.perf_counter()
-            client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-                lsp.VersionedTextDocumentIdentifier(uri=config_uri, version=version), [change]))
-            while await hover_value(client, kconfig_uri, pos) != wanted:
-                if time.perf_counter() - t > 60:
-                    raise TimeoutError("the hover never showed the new value")
-                await asyncio.sleep(0.02)
-            times.append(time.perf_counter() - t)
+            times.append(await change_until_hover(client, config_uri, version, change, kconfig_uri, pos, wanted))
             read_times.append(await next_after(settled, t) - t)
             await drain(settled)
         print(f".config: didChange ({line.strip()!r} added and taken away) -> values read again and diagnostics "
@@ -256,6 +244,21 @@ async def measure_config_latency(client: LanguageClient, settled: asyncio.Queue,
               f"shows the new value (with its verified fix): median {statistics.median(times) * 1000:.0f} ms")
     for uri in (config_uri, kconfig_uri):
         client.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
+
+
+async def change_until_hover(client: LanguageClient, uri: str, version: int,
+                             change: lsp.TextDocumentContentChangePartial, hover_uri: str, pos: lsp.Position,
+                             wanted: str) -> float:
+    """Send ``change`` to ``uri``, then hover ``pos`` of ``hover_uri`` every
+    20 ms until it shows the value ``wanted``: seconds from the change."""
+    t = time.perf_counter()
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(uri=uri, version=version), [change]))
+    while await hover_value(client, hover_uri, pos) != wanted:
+        if time.perf_counter() - t > 60:
+            raise TimeoutError("the hover never showed the new value")
+        await asyncio.sleep(0.02)
+    return time.perf_counter() - t
 
 
 async def next_after(settled: asyncio.Queue, t: float) -> float:

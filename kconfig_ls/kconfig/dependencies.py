@@ -114,12 +114,12 @@ class Dependencies:
 class DependencyOrder:
     """The strongly connected parts of the dependency graph, inputs first.
 
-    ``dependents`` maps a symbol to the symbols reading it; ``hash_order``
-    is every symbol in the C tool's order (the order within a unit)."""
+    ``readers`` maps a symbol to the symbols reading it; ``hash_order`` is
+    every symbol in the C tool's order (the order within a unit)."""
 
-    def __init__(self, dependents: dict[Symbol, set[Symbol]], hash_order: list[Symbol]):
-        parts = _strongly_connected(hash_order, dependents)
-        parts.reverse()  # (found dependents first)
+    def __init__(self, readers: dict[Symbol, set[Symbol]], hash_order: list[Symbol]):
+        parts = _strongly_connected(hash_order, readers)
+        parts.reverse()  # (found readers first)
         position = {sym: n for n, sym in enumerate(hash_order)}
         #: symbol -> the index of its unit in :attr:`units`.
         self.rank: dict[Symbol, int] = {}

@@ -39,9 +39,9 @@ from .expr import N
 from .symbols import Symbol
 from .tree import Kconfig
 
-#: Beyond this share of the symbols a fresh reading is as quick (x86_64
-#: 6.1: computing again 50% of the symbols takes 40 ms, 75% 57 ms, a fresh
-#: reading 57 ms).
+#: Beyond this share of the symbols a fresh reading is as quick as computing
+#: again all an edit reaches (x86_64 6.1: 50% of the symbols take 40 ms,
+#: 75% 57 ms, a fresh reading 57 ms).
 _MOST = 0.7
 #: What other symbols' computations read of a symbol (outside its choice).
 _seen_by_others = attrgetter("curr_tri", "curr_val", "visible")
@@ -72,7 +72,9 @@ class ConfigValues:
         #: Which symbols read which (dependencies.py), shared by the
         #: readings of one tree.
         self.dependencies = Dependencies(kc)
-        #: The share of the symbols beyond which :meth:`update` declines.
+        #: Where an edit reaches a loop and everything reached is computed
+        #: again: the share of the symbols beyond which a fresh reading is
+        #: left to the caller instead.
         self.most_reached = _MOST
         #: The symbols the last :meth:`reread` or :meth:`update` computed
         #: again (None: every symbol was, by a fresh reading).
@@ -214,11 +216,15 @@ class ConfigValues:
         """No value, and the user value the file gives (to compute again)."""
         sym.reset_state()
         read = self._read
-        state = read[sym.index] if sym.index < len(read) else (sym.is_choice, 0, None, None)
+        state = read[sym.index] if sym.index < len(read) else self._unread(sym)
         sym.has_user, sym.user_tri, sym.user_val, sym.user_selection = state
         if sym in self._members:
             sym.members = list(self._members[sym]) or sym.members
 
+    def _unread(self, sym: Symbol) -> tuple:
+        """The user value of a symbol made after the reading (a name a
+        re-link referred to anew), as a reading leaves one it does not set."""
+        return (sym.is_choice and not self.kc.gen.member_choices, N, None, None)
 
     def _redo_stale_drops(self, reached: set[Symbol]) -> None:
         """Whether anything changed decides, before member choices, if the
@@ -246,8 +252,7 @@ class ConfigValues:
         kc = self.kc
         read = self._read
         if len(read) < len(kc.all_symbols):  # (symbols a re-link made since)
-            plain_choice = not kc.gen.member_choices
-            read = read + [(s.is_choice and plain_choice, N, None, None) for s in kc.all_symbols[len(read):]]
+            read = read + [self._unread(s) for s in kc.all_symbols[len(read):]]
         for sym, state in zip(kc.all_symbols, read, strict=True):
             if (sym.has_user, sym.user_tri, sym.user_val, sym.user_selection) != state:
                 sym.has_user, sym.user_tri, sym.user_val, sym.user_selection = state

@@ -44,7 +44,8 @@ def _edit(rng: random.Random, text: str, names: list[str]) -> str:
     return text[:at] + line + text[at:]
 
 
-def test_random_edits_of_kernel_files_equal_fresh_loads(kernel_tree, tmp_path):
+def _x86_64_loader(kernel_tree):
+    """load(overlays, relinkable) of the x86_64 tree, each probe run once."""
     env = kernel_env(str(kernel_tree), "x86_64").env
     results: dict[str, str] = {}
 
@@ -53,10 +54,15 @@ def test_random_edits_of_kernel_files_equal_fresh_loads(kernel_tree, tmp_path):
             results[command] = run_shell(command, cwd=str(kernel_tree), env=env)
         return results[command]
 
-    def load(overlays: dict[str, str], relinkable: bool) -> Kconfig:
-        return Kconfig("Kconfig", srctree=str(kernel_tree), env=env, shell=shell, overlays=overlays,
+    def load(overlays: dict[str, str] | None = None, relinkable: bool = True) -> Kconfig:
+        return Kconfig("Kconfig", srctree=str(kernel_tree), env=env, shell=shell, overlays=overlays or {},
                        relinkable=relinkable, warn_stream=None, info=lambda _text: None)
 
+    return load
+
+
+def test_random_edits_of_kernel_files_equal_fresh_loads(kernel_tree, tmp_path):
+    load = _x86_64_loader(kernel_tree)
     rng = random.Random(61)
     overlays: dict[str, str] = {}
     kc = load(overlays, True)
@@ -108,18 +114,7 @@ def test_random_config_edits_of_kernel_values_equal_fresh_readings(kernel_tree):
     it): the values computed again only where the edit reached equal a
     fresh reading of the same text on a tree of its own; among the names,
     symbols that reach much of the tree (EXPERT, NET, PCI, MODULES)."""
-    env = kernel_env(str(kernel_tree), "x86_64").env
-    results: dict[str, str] = {}
-
-    def shell(command: str) -> str:
-        if command not in results:
-            results[command] = run_shell(command, cwd=str(kernel_tree), env=env)
-        return results[command]
-
-    def load() -> Kconfig:
-        return Kconfig("Kconfig", srctree=str(kernel_tree), env=env, shell=shell,
-                       warn_stream=None, info=lambda _text: None)
-
+    load = _x86_64_loader(kernel_tree)
     kc, fresh = load(), load()
     rng = random.Random(612)
     names = [s.name for s in kc.defined_symbols() if s.type in (BOOL, TRISTATE) and s.prompts]
