@@ -199,6 +199,9 @@ class Project:
         #: Held by a cycle check after a re-link (outside :attr:`lock`, so
         #: values are answered meanwhile); the next re-link waits for it.
         self.cycle_lock = threading.Lock()
+        #: Held by :meth:`prepare_relink` (taken before :attr:`cycle_lock`),
+        #: and by a load before it lets the tree go.
+        self.prepare_lock = threading.Lock()
         self._all_arch_index: dict[str, list[tuple[str, int]]] | None = None
         self._disk_names_by_file: dict[str, list[str]] = {}
         #: Held while the index is built (once, by whichever thread asks first).
@@ -294,7 +297,7 @@ class Project:
         with self.lock:
             overlays = dict(self.overlays)
         if release_first and self.kc is not None:
-            with self.cycle_lock, self.lock:
+            with self.prepare_lock, self.cycle_lock, self.lock:
                 fatal = self._fatal_edit()
                 if fatal is not None:
                     self.load_error = fatal
@@ -482,13 +485,18 @@ class Project:
         the user reads (after a load, and after a re-link whose new links
         went against the order): which symbols read which, and the order to
         compute them in."""
-        # (Under the lock a load takes before it lets the tree go: a tree
-        # still held here when the server collects and freezes the heap
-        # would stay frozen, never freed.)
-        with self.cycle_lock:
-            values = self.values
-            if values is not None and values.kc is self.kc:
-                values.prepare()
+        # (Under a lock a load takes before it lets the tree go: a tree still
+        # held here when the server collects and freezes the heap would stay
+        # frozen, never freed.  The index walks expressions a re-link
+        # changes; the order is made from the index alone, so the next
+        # re-link does not wait for it.)
+        with self.prepare_lock:
+            with self.cycle_lock:
+                values = self.values
+                if values is None or values.kc is not self.kc:
+                    return
+                values.dependencies.readers()
+            values.prepare()
 
     def _changed_buffers(self) -> list[tuple[str, str]] | None:
         """(file name, text) of each Kconfig file of the tree whose text is
