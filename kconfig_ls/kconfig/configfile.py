@@ -9,6 +9,7 @@ import shutil
 import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from .errors import Diagnostic, Severity
@@ -41,6 +42,11 @@ def config_prefix(kc: Kconfig) -> str:
 
 
 # -- reading ---------------------------------------------------------------------
+
+
+#: A symbol's user input, as a reading leaves it (has_user, user_tri,
+#: user_val, user_selection): what a reading is remembered and compared by.
+user_input_of = attrgetter("has_user", "user_tri", "user_val", "user_selection")
 
 
 def read_config_simple(

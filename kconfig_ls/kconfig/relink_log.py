@@ -206,15 +206,15 @@ class RelinkLog:
         old_events = self.events[first:last]
         old_own, new_own, self._taken_events = _outside_taken(old_events, first, new_events, self._taken)
         kept = self._keys_keeping_runs(recorded_keys, low, high, len(new_events))
+        fine = True
         if kept is not None:
             keys, fresh = kept
         else:
-            step = (high - low) / (len(new_events) + 1)
-            keys = array("d", [low + step * (i + 1) for i in range(len(new_events))])
-            fresh = [(0, len(new_events))]
+            keys, fresh = array("d"), [(0, len(new_events))]
+            fine = _spread(keys, low, high, len(new_events))
         self.keys[first:last] = keys
         self.events[first:last] = new_events
-        if kept is None and new_events and step < _MIN_SPACING:
+        if not fine:
             self._renumber()
         else:
             self._index_new_regions(keys, new_events, fresh)
@@ -228,7 +228,7 @@ class RelinkLog:
         spread evenly in the gaps; with the (start, stop) stretches of new
         events that got new keys.  None when the runs are not in their old
         order or a gap would be too fine."""
-        out_keys = recorded_keys  # (the runs' old keys, copied by take_over)
+        out_keys = recorded_keys  # (holding the runs' old keys: take_over copied them)
         keys = array("d")
         fresh: list[tuple[int, int]] = []
         lower, at = low, 0
@@ -281,10 +281,11 @@ class RelinkLog:
         while end < len(self.events) and self.events[end][0] == kind:
             end += 1
         following = self.keys[end] if end < len(self.keys) else key + 1.0
-        step = (following - key) / (len(new) + 1)
-        self.keys[start:end] = array("d", [key + step * (i + 1) for i in range(len(new))])
+        keys = array("d")
+        fine = _spread(keys, key, following, len(new))
+        self.keys[start:end] = keys
         self.events[start:end] = new
-        if new and step < _MIN_SPACING:
+        if new and not fine:
             self._renumber()
 
     def key_of(self, kind: str, sym: Symbol) -> float | None:
@@ -297,14 +298,13 @@ class RelinkLog:
 
 def _spread(keys: array, lower: float, upper: float, count: int) -> bool:
     """Append ``count`` keys evenly spaced strictly between ``lower`` and
-    ``upper``; False (nothing appended) when they would be too close."""
+    ``upper``; False when they are too close (the log is then numbered
+    again) or ``upper`` is not above ``lower``."""
     if count == 0:
         return upper > lower
     step = (upper - lower) / (count + 1)
-    if step < _MIN_SPACING:
-        return False
     keys.extend([lower + step * (i + 1) for i in range(count)])
-    return True
+    return step >= _MIN_SPACING
 
 
 def _outside_taken(old_events: list, offset: int, new_events: list, taken: list) -> tuple[list, list, list]:

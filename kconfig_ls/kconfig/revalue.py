@@ -61,7 +61,7 @@ class ConfigValues:
         #: The "configuration changed" flag before the reading settled.
         self._changed_when_read = kc.conf_changed
         #: Each symbol's user value as the file gave it (by symbol index).
-        self._read = [(s.has_user, s.user_tri, s.user_val, s.user_selection) for s in kc.all_symbols]
+        self._read = list(map(configfile.user_input_of, kc.all_symbols))
         #: Each choice's members in the order the reading left them (6.11+:
         #: the file's values reorder them).
         self._members = {choice: list(choice.members) for choice in kc.choices}
@@ -115,7 +115,7 @@ class ConfigValues:
         kc.conf_changed = False
         result = configfile.read_config_simple(kc, path, display_name, text=text)
         self.text, self.result, self._changed_when_read = text, result, kc.conf_changed
-        self._read = [(s.has_user, s.user_tri, s.user_val, s.user_selection) for s in kc.all_symbols]
+        self._read = list(map(configfile.user_input_of, kc.all_symbols))
         self._members = {choice: list(choice.members) for choice in kc.choices}
         changed = {sym for sym, now in zip(kc.all_symbols, self._read, strict=True)
                    if sym.index >= len(old_read) or old_read[sym.index] != now}
@@ -254,7 +254,7 @@ class ConfigValues:
         if len(read) < len(kc.all_symbols):  # (symbols a re-link made since)
             read = read + [self._unread(s) for s in kc.all_symbols[len(read):]]
         for sym, state in zip(kc.all_symbols, read, strict=True):
-            if (sym.has_user, sym.user_tri, sym.user_val, sym.user_selection) != state:
+            if configfile.user_input_of(sym) != state:
                 sym.has_user, sym.user_tri, sym.user_val, sym.user_selection = state
         for choice, members in self._members.items():
             if choice.members != members:

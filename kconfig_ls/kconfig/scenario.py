@@ -226,7 +226,7 @@ def remember_base_unmet(kc: Kconfig, base_text: str | None) -> None:
 
 
 def _user_state(kc: Kconfig) -> list[_UserState]:
-    return [(s.has_user, s.user_tri, s.user_val, s.user_selection) for s in kc.all_symbols]
+    return list(map(configfile.user_input_of, kc.all_symbols))
 
 
 def _ignore(_message: str) -> None:
