@@ -172,18 +172,13 @@ def run_through_resident(argv: list[str]) -> int | None:
     # fallback after a late fork would put two processes on one stdio.
     # Ctrl-C ends this process, so the one working for it is ended too.
     sock.settimeout(None)
+    replies = _Replies(sock)
     try:
-        try:
-            reply = _read_line(sock)
-        except OSError:
-            reply = None
+        reply = replies.next()
         if reply is None or "pid" not in reply:
             sock.close()
             return None
-        try:
-            end = _read_line(sock)
-        except OSError:
-            end = None
+        end = replies.next()
     except KeyboardInterrupt:
         return 130
     return int(end["status"]) if end is not None and "status" in end else 1
@@ -210,14 +205,32 @@ def note_tree(snapshot_path: str | None) -> None:
         sock.close()
 
 
-def _read_line(sock: socket.socket) -> dict | None:
-    data = b""
-    while not data.endswith(b"\n"):
-        chunk = sock.recv(4096)
-        if not chunk:
+class _Replies:
+    """The resident process's answers, one JSON object per line.  A command
+    that ends at once has its pid and its status arrive in one read, so what
+    follows the first line is kept for the next."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.pending = b""
+
+    def next(self) -> dict | None:
+        """The next answer; None when the connection ends or fails first, or
+        the line is not an object."""
+        while b"\n" not in self.pending:
+            try:
+                chunk = self.sock.recv(4096)
+            except OSError:
+                return None
+            if not chunk:
+                return None
+            self.pending += chunk
+        line, self.pending = self.pending.split(b"\n", 1)
+        try:
+            answer = json.loads(line)
+        except ValueError:
             return None
-        data += chunk
-    return json.loads(data)
+        return answer if isinstance(answer, dict) else None
 
 
 def start_resident(path: str) -> None:

@@ -291,6 +291,8 @@ class KconfigServer(LanguageServer):
             "kconfigRules": project.generation.description,
             "kconfigVersionError": project.generation_error,
             "error": str(project.load_error) if project.load_error else None,
+            # (References reach C files and Makefiles once this is true.)
+            "usesIndexed": self.index_task is not None and self.index_task.done(),
         }
 
     async def new_progress_token(self) -> str | None:

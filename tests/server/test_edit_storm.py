@@ -117,6 +117,16 @@ async def settled(client: LanguageClient, uri: str, probes: list[lsp.Position], 
     return last
 
 
+async def uses_indexed(client: LanguageClient, timeout: float = 180) -> None:
+    """Wait until the server's background index of CONFIG_ uses is built."""
+    for _ in range(int(timeout * 4)):
+        status = await client.workspace_execute_command_async(lsp.ExecuteCommandParams(command="kconfig.status"))
+        if status["usesIndexed"]:
+            return
+        await asyncio.sleep(0.25)
+    raise AssertionError("the index of CONFIG_ uses was not built")
+
+
 async def test_an_edit_storm_leaves_no_trace(client: LanguageClient, kernel_tree):
     await client.initialize_session(lsp.InitializeParams(
         capabilities=lsp.ClientCapabilities(), root_uri=from_fs_path(str(TREE)),
@@ -129,6 +139,9 @@ async def test_an_edit_storm_leaves_no_trace(client: LanguageClient, kernel_tree
     probes = [lsp.Position(i, 9) for i, line in enumerate(lines) if line.startswith("config ")][:12]
     fresh, fresh_diags = await settled(client, uri, probes, None, None)
     assert any(h and "value" in h for h in fresh[0]), fresh[0]
+    # (The index of CONFIG_ uses is built beside, ~15 s without a cache:
+    # measured before it is whole, the baseline is short of it.)
+    await uses_indexed(client)
     [before] = server_rss_mb().values()
 
     rng = random.Random(20261205)
@@ -164,8 +177,12 @@ async def test_an_edit_storm_leaves_no_trace(client: LanguageClient, kernel_tree
         lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
         [lsp.TextDocumentContentChangePartial(range=whole, text=original)]))
     restored, restored_diags = await settled(client, uri, probes, fresh, fresh_diags)
+    # (The tree the last re-link replaced is freed in the next pause, a
+    # second after it: measured at once, it could still be there.)
+    [at_once] = server_rss_mb().values()
+    await asyncio.sleep(3)
     [after] = server_rss_mb().values()
-    print(f"server RSS {before} MB after the load, {after} MB after the storm")
+    print(f"server RSS {before} MB after the load, {after} MB after the storm ({at_once} MB at once)")
     # A re-load lets the old tree go before it builds the new one (CPython
     # keeps its heap's peak: two trees at once left ~50 MB for good), and
     # a buffer whose own check stops on a fatal error is not loaded at all.

@@ -12,6 +12,7 @@ import asyncio
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -192,6 +193,19 @@ def test_a_directory_others_may_use_is_not_used(tmp_path, monkeypatch):
     os.chmod(tmp_path / f"kconfig-ls-{os.getuid()}", 0o755)
     assert resident.runtime_dir() is None and resident.socket_path() is None
     assert resident.run_through_resident(["serve"]) is None
+
+
+def test_answers_arriving_in_one_read_are_each_read():
+    """A command that fails at once has the resident process send its pid and
+    its status back to back: the client reads both from one chunk (a fresh-
+    clone CI run once printed a traceback there), and a broken line or a
+    closed connection is an answer of None, never an exception."""
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        theirs.sendall(b'{"pid": 42}\n{"status": 1}\n{"status"\n[1]\n')
+        theirs.shutdown(socket.SHUT_WR)
+        replies = resident._Replies(ours)
+        assert [replies.next() for _ in range(5)] == [{"pid": 42}, {"status": 1}, None, None, None]
 
 
 def _children(pid: int) -> list[int]:
