@@ -690,9 +690,12 @@ class Kconfig:
 
     def _make_auto_menu(self, node: MenuNode, sym: Symbol) -> None:
         """Move the entries after ``node`` that depend on its symbol below
-        it (the automatic sub-menus of menu.c)."""
+        it (the automatic sub-menus of menu.c).  The symbol's own condition,
+        rewritten, is needed only for an entry that mentions the symbol
+        without plainly depending on it: made then (most symbols have no
+        such entry after them)."""
         visible = node.prompt.cond if node.prompt is not None else None
-        basedep = self._eliminate_dups(transform(trans_compare(visible, UNEQUAL, SYM_N)))
+        basedep: Expr | bool = False  # (not made yet)
         last = None
         nxt = node.next
         while nxt is not None:
@@ -703,6 +706,8 @@ class Kconfig:
                 # Also below it when the entry's conditions include all of
                 # the symbol's (a superset, like '(sym || Q) && R' for a
                 # symbol that depends on R).
+                if basedep is False:
+                    basedep = self._eliminate_dups(transform(trans_compare(visible, UNEQUAL, SYM_N)))
                 dep = self._eliminate_dups(transform(trans_compare(dep, UNEQUAL, SYM_N)))
                 _, rest = eliminate_eq(dep, basedep)
                 if not is_yes(rest):
