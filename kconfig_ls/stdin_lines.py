@@ -6,11 +6,21 @@ process needs tens of them just to import, and once the pipe is full the
 writer blocks and then fails when conf exits.  So an interactive ``conf``
 run drains its input from the first moment (:func:`for_conf`, called before
 the engine is imported), and the conversation reads the lines from here.
+
+Draining stops when the process exits, and the exit itself takes a while
+for a process of Python's size; on a loaded machine conf may also not run at
+all for a moment.  A writer flooding the pipe one byte at a time fills its
+default 64 KiB in about a tenth of a second of its own CPU, and a write
+blocked on a full pipe fails once conf is gone (a fresh-clone CI run saw the
+kernel's tests fail so).  So the pipe is widened to the largest the system
+allows (1 MiB by default: seconds of such writing).
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
+import stat
 import threading
 
 #: conf's modes that read answers from standard input (the default is oldaskconfig).
@@ -29,6 +39,7 @@ class StdinLines:
         #: A read met the end of input (C's ``feof(stdin)``).
         self.hit_eof = False
         self.cond = threading.Condition()
+        widen_pipe(fd)
         threading.Thread(target=self._drain, daemon=True).start()
 
     def _drain(self) -> None:
@@ -63,6 +74,20 @@ class StdinLines:
                         return line.decode("utf-8", "surrogateescape")
                     return None
                 self.cond.wait()
+
+
+def widen_pipe(fd: int) -> None:
+    """Make the pipe on ``fd`` (if it is one) as large as the system allows
+    (best effort: anything else is left as it is)."""
+    try:
+        if not stat.S_ISFIFO(os.fstat(fd).st_mode):
+            return
+        with open("/proc/sys/fs/pipe-max-size") as limit:
+            size = int(limit.read())
+        if fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ) < size:
+            fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, size)
+    except (OSError, ValueError):
+        pass
 
 
 def for_conf(argv: list[str]) -> StdinLines | None:

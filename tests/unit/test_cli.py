@@ -185,3 +185,24 @@ def test_one_shot_commands_end_at_once_and_lose_no_output(tmp_path, command):
                              *args], capture_output=True, text=True, env=env, cwd=tmp_path)
     assert (fast.returncode, fast.stdout, fast.stderr) == (normal.returncode, normal.stdout, normal.stderr)
     assert fast.stdout or fast.stderr
+
+
+def test_conf_input_pipe_holds_a_flood_while_conf_is_not_reading():
+    """An interactive conf widens the pipe it reads answers from: a writer
+    flooding it with newlines (the kernel's own conf tests) can put 512 KiB
+    in it while conf is not reading (loaded machine, exiting), where the
+    default 64 KiB would block it and fail it once conf is gone."""
+    from kconfig_ls.stdin_lines import widen_pipe
+
+    read_end, write_end = os.pipe()
+    try:
+        widen_pipe(read_end)
+        os.set_blocking(write_end, False)
+        written = sum(os.write(write_end, b"\n" * 4096) for _ in range(128))
+        assert written == 512 * 1024
+        widen_pipe(write_end)  # (already wide: left alone)
+        with open(os.devnull) as devnull:
+            widen_pipe(devnull.fileno())  # (not a pipe: left alone)
+    finally:
+        os.close(read_end)
+        os.close(write_end)
