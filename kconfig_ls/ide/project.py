@@ -126,6 +126,9 @@ class ShellPolicy:
         if self.cache is not None:
             self.cache.prefetch(commands)
 
+    def wait_for(self, command: str) -> str:
+        return self.cache.wait_for(command) if self.cache is not None else self(command)
+
     def finish(self) -> None:
         if self.cache is not None:
             self.cache.finish()

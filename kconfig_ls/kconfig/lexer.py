@@ -167,9 +167,12 @@ class Lexer:
             if self.warn_no_newline:
                 self.warn(self.line, "no new line at end of file")
 
-    def _commands_ahead(self) -> list[str]:
+    def _commands_ahead(self) -> Iterator[str]:
         self.look_ahead = False
-        return probes.commands_ahead(self.text, self.pos, self.line, self.filename, self.pp, self.gen)
+        later_files, self.pp.files_ahead = self.pp.files_ahead, None
+        runner = self.pp.probes
+        return probes.commands_ahead(self.text, self.pos, self.line, self.filename, self.pp, self.gen, later_files,
+                                     runner.wait_for if runner is not None else None)
 
     # -- statements ------------------------------------------------------------
     def _scan_statement(self, after_help: bool) -> Statement | None:

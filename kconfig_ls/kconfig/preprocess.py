@@ -18,14 +18,14 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .errors import KconfigError
 
 if TYPE_CHECKING:
-    from .probes import Probes
+    from .probes import FilesAhead, Probes
 
 ShellRunner = Callable[[str], str]
 
@@ -78,7 +78,10 @@ class Preprocessor:
     #: current file's look-ahead (set by its lexer until used): the first
     #: command that must really run starts those of the rest of the file.
     probes: Probes | None = None
-    commands_ahead: Callable[[], list[str]] | None = None
+    commands_ahead: Callable[[], Iterable[str]] | None = None
+    #: Guesses the files sourced after a given one (source_walk.py), for
+    #: the first look-ahead of a load only: it then reads on through them.
+    files_ahead: FilesAhead | None = None
 
     # -- errors ----------------------------------------------------------------
     def _fail(self, message: str) -> PreprocessError:

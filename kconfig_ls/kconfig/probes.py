@@ -24,8 +24,10 @@ to start it early (:class:`Probes`).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ThreadPoolExecutor
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from .errors import KconfigError
@@ -33,6 +35,15 @@ from .preprocess import Preprocessor, Variable
 
 if TYPE_CHECKING:
     from .generation import Generation
+
+#: What a command answers in the look-ahead: a command whose text holds an
+#: answer (``test "$(cc-name)" = GCC``) cannot be known before that answer,
+#: and is not started ahead (it would run a command the parse never asks for).
+UNKNOWN = "\0unknown\0"
+
+#: Guesses the files sourced after the named one: (its name, the macro
+#: expander for paths) -> (name, text) of each, in order.
+FilesAhead = Callable[[str, Callable[[str], str]], Iterable[tuple[str, str]]]
 
 #: Probes in flight at once: a compiler start is CPU-bound, so one per core.
 WORKERS = max(2, os.cpu_count() or 2)
@@ -48,26 +59,41 @@ class Probes(Protocol):
     def prefetch(self, commands: Iterable[str]) -> None:
         """Start ``commands`` now; their results wait for their calls."""
 
+    def wait_for(self, command: str) -> str:
+        """The answer to ``command`` now (run here if no worker has started
+        it), kept for the parse's own call."""
+
     def finish(self) -> None:
         """The load is over: what was started ahead and not asked for is dropped."""
 
 
 class ProbeRunner:
     """Runs commands with ``run``, each either when it is asked for or
-    ahead of that, in a worker thread (:meth:`prefetch`).  Used from one
-    thread (the load's); :meth:`finish` drops what was never asked for."""
+    ahead of that, in worker threads (:meth:`prefetch`).  Used from one
+    thread (the load's); :meth:`finish` drops what was never asked for.
+
+    The latest look-ahead goes first: it was made where the parse is now,
+    so its commands are wanted soonest, and those of a look-ahead through
+    the rest of the tree wait for the workers meanwhile.  A command the
+    parse asks for before any worker took it runs at once, in line."""
 
     def __init__(self, run: Callable[[str], str], workers: int = WORKERS):
         self._run = run
         self._workers = workers
-        self._pool: ThreadPoolExecutor | None = None
+        self._queue: _Queue | None = None
         self._started: dict[str, Future] = {}
+        #: Commands the parse asked for: a look-ahead made in the middle of
+        #: a statement meets the ones it already expanded again.
+        self._asked: set[str] = set()
         #: Commands run ahead and then asked for.
         self.used = 0
 
     def __call__(self, command: str) -> str:
+        self._asked.add(command)
         started = self._started.pop(command, None)
         if started is not None:
+            if started.cancel():  # (still waiting for a worker)
+                return self._run(command)
             self.used += 1
             return started.result()
         return self._run(command)
@@ -76,51 +102,183 @@ class ProbeRunner:
         return command not in self._started
 
     def prefetch(self, commands: Iterable[str]) -> None:
+        if self._queue is None:
+            self._queue = _Queue(self._run, self._workers)
+        batch = self._queue.new_batch()
         for command in commands:
-            if command in self._started:
-                continue
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(self._workers, thread_name_prefix="kconfig-probe")
-            self._started[command] = self._pool.submit(self._run, command)
+            if command not in self._started and command not in self._asked:
+                self._started[command] = self._queue.put(batch, command)
+
+    def wait_for(self, command: str) -> str:
+        started = self._started.get(command)
+        if started is None or started.cancel():  # (not started, or still waiting for a worker)
+            started = Future()
+            self._started[command] = started
+            try:
+                started.set_result(self._run(command))
+            except BaseException as exc:
+                started.set_exception(exc)
+        return started.result()
 
     def finish(self) -> None:
         """The load is over: commands not yet started are not started."""
         for started in self._started.values():
             started.cancel()
         self._started.clear()
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self._asked.clear()
+        if self._queue is not None:
+            self._queue.close()
+            self._queue = None
+
+
+class _Queue:
+    """Commands waiting for worker threads, in batches: a worker takes the
+    oldest command of the newest batch that has any."""
+
+    def __init__(self, run: Callable[[str], str], workers: int):
+        self._run = run
+        self._workers = workers
+        self._threads = 0
+        self._ready = threading.Condition()
+        self._batches: list[deque[tuple[str, Future]]] = []
+        self._closed = False
+
+    def new_batch(self) -> deque[tuple[str, Future]]:
+        batch: deque[tuple[str, Future]] = deque()
+        with self._ready:
+            self._batches.append(batch)
+        return batch
+
+    def put(self, batch: deque[tuple[str, Future]], command: str) -> Future:
+        future: Future = Future()
+        with self._ready:
+            batch.append((command, future))
+            if self._threads < self._workers:
+                self._threads += 1
+                threading.Thread(target=self._work, name="kconfig-probe", daemon=True).start()
+            self._ready.notify()
+        return future
+
+    def close(self) -> None:
+        with self._ready:
+            self._closed = True
+            for batch in self._batches:
+                for _command, future in batch:
+                    future.cancel()
+            self._batches.clear()
+            self._ready.notify_all()
+
+    def _take(self) -> tuple[str, Future] | None:
+        """The next command to run; None once closed."""
+        with self._ready:
+            while not self._closed:
+                for batch in reversed(self._batches):  # (a few a load: kept, even empty)
+                    if batch:
+                        return batch.popleft()
+                self._ready.wait()
+            return None
+
+    def _work(self) -> None:
+        while (item := self._take()) is not None:
+            command, future = item
+            if not future.set_running_or_notify_cancel():
+                continue  # (asked for meanwhile, and run in line)
+            try:
+                future.set_result(self._run(command))
+            except BaseException as exc:  # (handed to whoever asks for the result)
+                future.set_exception(exc)
 
 
 def commands_ahead(text: str, pos: int, line: int, filename: str, pp: Preprocessor,
-                   gen: Generation | None) -> list[str]:
+                   gen: Generation | None, later_files: FilesAhead | None = None,
+                   answer: Callable[[str], str] | None = None) -> Iterator[str]:
     """The commands the statements of ``text`` from ``pos`` (at ``line``)
-    would run, expanded with a copy of ``pp``'s variables that follows
-    the assignments on the way; nothing is run, printed or changed."""
-    from .lexer import Lexer, assignment  # (the lexer calls this module)
+    would run, then those of the files ``later_files`` guesses the tree
+    sources after this one (source_walk.py), expanded with a copy of
+    ``pp``'s variables that follows the assignments on the way; nothing is
+    printed or changed.  Commands come as they are found, so the first can
+    start while later files are still read.
 
-    commands: list[str] = []
+    A command's answer is not known ahead (:data:`UNKNOWN`), except where
+    this file assigns it to a variable with ``:=`` (``cc-name :=
+    $(shell,...$(cc-info)...)``): there ``answer`` gives it (running the
+    command, or waiting for it), as the parse will need it as soon as it
+    gets there, and the commands built from the variable can be started."""
+    dry = _DryRun(pp, filename, line, answer)
+    yield from dry.run(text, pos, line, filename, gen, answer_assignments=True)
+    if later_files is None:
+        return
+    for name, later_text in later_files(filename, dry.pp.expand):
+        if "$(" in later_text:
+            yield from dry.run(later_text, 0, 1, name, gen, answer_assignments=False)
 
-    def record(command: str) -> str:
-        commands.append(command)
-        return ""
 
-    dry = Preprocessor(
-        env=pp.env, shell=record, info=_ignore, warn=None,
-        variables={name: Variable(v.name, v.value, v.recursive) for name, v in pp.variables.items()},
-        env_used=dict(pp.env_used), filename=filename, lineno=line,
-    )
-    lexer = Lexer(text, filename, dry, _ignore_at, gen)
-    lexer.pos, lexer.line = pos, line
-    try:
-        for stmt in lexer.statements():
-            assigned = assignment(stmt.tokens)
-            if assigned is not None:
-                dry.assign(*assigned)
-    except KconfigError:
-        pass  # (the parse meets the error itself, and reports it)
-    return commands
+class _DryRun:
+    """A copy of the macro state for a look-ahead: its shell records the
+    commands met and answers :data:`UNKNOWN`, or really while answering."""
+
+    def __init__(self, pp: Preprocessor, filename: str, line: int, answer: Callable[[str], str] | None):
+        self.commands: list[str] = []
+        self.answer = answer
+        self.answering = False
+        self.pp = Preprocessor(
+            env=pp.env, shell=self._shell, info=_ignore, warn=None,
+            variables={name: Variable(v.name, v.value, v.recursive) for name, v in pp.variables.items()},
+            env_used=dict(pp.env_used), filename=filename, lineno=line,
+        )
+
+    def _shell(self, command: str) -> str:
+        if UNKNOWN in command:
+            return UNKNOWN
+        self.commands.append(command)
+        if self.answering and self.answer is not None:
+            try:
+                return self.answer(command)
+            except Exception:  # (the parse's own call meets it again, and reports it)
+                return UNKNOWN
+        return UNKNOWN
+
+    def run(self, text: str, pos: int, line: int, filename: str, gen: Generation | None,
+            answer_assignments: bool) -> Iterator[str]:
+        """Lex ``text`` from ``pos``, following its assignments; yield the
+        commands met, statement by statement."""
+        from .lexer import Lexer, assignment  # (the lexer calls this module)
+
+        lexer = Lexer(text, filename, self.pp, _ignore_at, gen)
+        lexer.pos, lexer.line = pos, line
+        commands = self.commands
+        try:
+            for stmt in lexer.statements():
+                assigned = assignment(stmt.tokens)
+                if assigned is not None:
+                    self._assign(*assigned, answer=answer_assignments)
+                if commands:
+                    yield from commands
+                    commands.clear()
+        except KconfigError:
+            pass  # (the parse meets the error itself, and reports it)
+        yield from commands
+        commands.clear()
+
+    def _assign(self, name: str, value: str, op: str, answer: bool) -> None:
+        variables = self.pp.variables
+        before = variables.get(name)
+        saved = None if before is None else Variable(before.name, before.value, before.recursive)
+        recorded = len(self.commands)
+        self.pp.assign(name, value, op)
+        if not answer or self.answer is None or UNKNOWN not in variables[name].value:
+            return
+        # Assigned from a command's answer: again, with the real answers.
+        del self.commands[recorded:]
+        if saved is None:
+            del variables[name]
+        else:
+            variables[name] = saved
+        self.answering = True
+        try:
+            self.pp.assign(name, value, op)
+        finally:
+            self.answering = False
 
 
 def _ignore(_text: str) -> None:

@@ -106,10 +106,14 @@ class ShellCache:
 
     # -- running ahead (probes.py) ---------------------------------------------------
     def needs_run(self, command: str) -> bool:
-        return self._valid_entry(command) is None
+        return self._valid_entry(command) is None and self._runner.needs_run(command)
 
     def prefetch(self, commands) -> None:
         self._runner.prefetch(c for c in commands if self.needs_run(c))
+
+    def wait_for(self, command: str) -> str:
+        entry = self._valid_entry(command)
+        return entry["result"] if entry is not None else self._runner.wait_for(command)
 
     def finish(self) -> None:
         self._runner.finish()

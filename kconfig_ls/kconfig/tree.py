@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import generation as generations
+from . import source_walk
 from .cycles import find_cycles
 from .errors import Diagnostic, Severity
 from .expr import (
@@ -118,13 +119,16 @@ class Kconfig:
         if probes is None and isinstance(shell, Probes):
             probes = shell
         self.pp = Preprocessor(env=self.env, shell=shell, info=info or print, warn=self._pp_warning, probes=probes)
+        if probes is not None:
+            self.pp.files_ahead = self._files_ahead
 
         try:
             with gc_paused():
                 self._load(filename)
         finally:
             # (Probes started ahead and never asked for are dropped.)
-            self.pp.probes = self.pp.commands_ahead = None
+            self.pp.probes = self.pp.commands_ahead = self.pp.files_ahead = None
+            self._read_ahead.clear()
             if probes is not None:
                 probes.finish()
 
@@ -149,6 +153,8 @@ class Kconfig:
         #: Called with the number of files parsed so far.
         self.progress = progress
         self.file_cache: dict | None = None
+        #: Texts the probes' look-ahead read before the parse got to them.
+        self._read_ahead: dict[str, str] = {}
         self.diagnostics: list[Diagnostic] = []
         self.files: dict[str, SourceFile] = {}
         self.source_refs: list[tuple[str, int, int, str]] = []
@@ -283,8 +289,34 @@ class Kconfig:
                 return path
         return None
 
+    def _files_ahead(self, current: str, expand: Callable[[str], str]) -> Iterator[tuple[str, str]]:
+        """The files this load will likely source after ``current``, for
+        the probes' look-ahead (source_walk.py)."""
+
+        def read(name: str) -> str | None:
+            parsed = self.files.get(name)
+            if parsed is not None:
+                return parsed.text
+            text = self._read_ahead.get(name)
+            if text is not None:
+                return text
+            path = self.resolve_path(name)
+            if path is None:
+                return None
+            try:
+                text = self._read_ahead[name] = self.read_source(name, path)
+            except (OSError, ValueError):
+                return None
+            return text
+
+        return source_walk.files_after(self.top_file, current, read, expand)
+
     def read_source(self, name: str, path: str) -> str:
-        """The text of Kconfig file ``name``: an overlay or the disk file."""
+        """The text of Kconfig file ``name``: an overlay, the disk file, or
+        the text the probes' look-ahead read of either for this load."""
+        text = self._read_ahead.pop(name, None)
+        if text is not None:
+            return text
         text = self.overlays.get(name)
         return text if text is not None else self.read_file(path)
 
