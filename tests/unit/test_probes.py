@@ -6,13 +6,14 @@ asked gives; an untrusted tree runs nothing, ahead or not."""
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 
 import pytest
 
 from kconfig_ls.ide.project import ShellPolicy
-from kconfig_ls.kconfig import configfile
+from kconfig_ls.kconfig import configfile, probes
 from kconfig_ls.kconfig.preprocess import Preprocessor
 from kconfig_ls.kconfig.probes import ProbeRunner, Probes, commands_ahead
 from kconfig_ls.kconfig.shell_cache import ShellCache
@@ -298,3 +299,25 @@ def test_a_load_looks_ahead_through_the_files_it_sources_later(tmp_path):
     assert runner.batches == [["probe one", "echo two", "probe three", "probe three", "echo t"],
                               ["probe three", "echo t"]]
     assert ahead._read_ahead == {}
+
+
+def test_the_switch_interval_is_short_while_probes_run_ahead_and_put_back_after():
+    default = sys.getswitchinterval()
+    first, second = ProbeRunner(Counting()), ProbeRunner(Counting())
+    first.prefetch(["probe a"])
+    assert sys.getswitchinterval() == min(default, probes.SWITCH_INTERVAL)
+    second.prefetch(["probe b"])  # (two loads at once, as in the server)
+    first.finish()
+    assert sys.getswitchinterval() == min(default, probes.SWITCH_INTERVAL)
+    second.finish()
+    second.finish()  # (twice: nothing more put back)
+    assert sys.getswitchinterval() == default
+    sys.setswitchinterval(probes.SWITCH_INTERVAL / 2)  # (already shorter: kept)
+    try:
+        third = ProbeRunner(Counting())
+        third.prefetch(["probe c"])
+        assert sys.getswitchinterval() == probes.SWITCH_INTERVAL / 2
+        third.finish()
+        assert sys.getswitchinterval() == probes.SWITCH_INTERVAL / 2
+    finally:
+        sys.setswitchinterval(default)
