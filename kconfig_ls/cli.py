@@ -11,7 +11,7 @@ import sys
 import time
 
 from . import __version__
-from .stdin_lines import for_conf
+from .stdin_lines import for_conf, stop_draining
 
 #: For ``conf`` in a mode that reads answers, standard input is drained from
 #: here on, before the engine's imports (see :mod:`.stdin_lines`).
@@ -570,6 +570,7 @@ def run() -> None:
             sys.stderr.flush()
         except OSError:
             code = 120
+        stop_draining()
         os._exit(code)
     sys.exit(code)
 

@@ -39,8 +39,11 @@ class StdinLines:
         #: A read met the end of input (C's ``feof(stdin)``).
         self.hit_eof = False
         self.cond = threading.Condition()
+        self._stopping = False
         widen_pipe(fd)
-        threading.Thread(target=self._drain, daemon=True).start()
+        self._thread = threading.Thread(target=self._drain, daemon=True)
+        self._thread.start()
+        _readers.append(self)
 
     def _drain(self) -> None:
         while True:
@@ -48,6 +51,8 @@ class StdinLines:
                 chunk = os.read(self.fd, 65536)
             except OSError:
                 chunk = b""
+            if self._stopping:
+                return
             with self.cond:
                 if not chunk:
                     self.eof = True
@@ -74,6 +79,25 @@ class StdinLines:
                         return line.decode("utf-8", "surrogateescape")
                     return None
                 self.cond.wait()
+
+
+def stop_draining(timeout: float = 0.05) -> None:
+    """Let each reader's draining thread end before the process does.
+
+    A process ends only once all its threads have; one of them may close
+    the pipe and another still take milliseconds to end (on a loaded
+    machine), and a writer that sees conf still running in that moment
+    writes into a pipe with no reader left, and fails.  With the thread
+    gone first, the pipe closes as the process ends.  A thread waiting for
+    input nobody writes is not waited for (``timeout``): no writer, no
+    failure."""
+    for reader in _readers:
+        reader._stopping = True
+    for reader in _readers:
+        reader._thread.join(timeout)
+
+
+_readers: list[StdinLines] = []
 
 
 def widen_pipe(fd: int) -> None:

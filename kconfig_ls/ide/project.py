@@ -129,6 +129,10 @@ class ShellPolicy:
     def wait_for(self, command: str) -> str:
         return self.cache.wait_for(command) if self.cache is not None else self(command)
 
+    def while_waiting(self, work: Callable[[], bool] | None) -> None:
+        if self.cache is not None:
+            self.cache.while_waiting(work)
+
     def finish(self) -> None:
         if self.cache is not None:
             self.cache.finish()

@@ -422,7 +422,13 @@ class FileParser(ExpressionParser):
 
     def run(self) -> None:
         cache = self.kc.lex_cache
-        if cache is None:
+        ahead = self.kc.lex_ahead
+        lexed = ahead.take(self.file, self.source.text) if ahead is not None and cache is None else None
+        if lexed is not None:  # (lexed while the load waited for a probe: lex_ahead.py)
+            for stmt in lexed.replay(self.warn):
+                self.consume(stmt)
+            self._record_expansions([])
+        elif cache is None:
             lexer = Lexer(self.source.text, self.file, self.kc.pp, self.warn, self.kc.gen)
             for stmt in lexer.statements():
                 self.consume(stmt)

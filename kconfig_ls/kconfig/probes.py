@@ -72,6 +72,11 @@ class Probes(Protocol):
         """The answer to ``command`` now (run here if no worker has started
         it), kept for the parse's own call."""
 
+    def while_waiting(self, work: Callable[[], bool] | None) -> None:
+        """While the load waits for a command started ahead, call ``work``
+        (a small piece of it each time; False: nothing left for this wait)
+        instead of only waiting."""
+
     def finish(self) -> None:
         """The load is over: what was started ahead and not asked for is dropped."""
 
@@ -96,6 +101,7 @@ class ProbeRunner:
         self._asked: set[str] = set()
         #: Commands run ahead and then asked for.
         self.used = 0
+        self._work_while_waiting: Callable[[], bool] | None = None
 
     def __call__(self, command: str) -> str:
         self._asked.add(command)
@@ -104,8 +110,15 @@ class ProbeRunner:
             if started.cancel():  # (still waiting for a worker)
                 return self._run(command)
             self.used += 1
-            return started.result()
+            return self._result(started)
         return self._run(command)
+
+    def _result(self, started: Future) -> str:
+        work = self._work_while_waiting
+        if work is not None:
+            while not started.done() and work():
+                pass
+        return started.result()
 
     def needs_run(self, command: str) -> bool:
         return command not in self._started
@@ -127,10 +140,14 @@ class ProbeRunner:
                 started.set_result(self._run(command))
             except BaseException as exc:
                 started.set_exception(exc)
-        return started.result()
+        return self._result(started)
+
+    def while_waiting(self, work: Callable[[], bool] | None) -> None:
+        self._work_while_waiting = work
 
     def finish(self) -> None:
         """The load is over: commands not yet started are not started."""
+        self._work_while_waiting = None
         for started in self._started.values():
             started.cancel()
         self._started.clear()

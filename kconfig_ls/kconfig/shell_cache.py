@@ -28,7 +28,7 @@ import re
 import shutil
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from .. import __version__
 from .preprocess import run_shell
@@ -114,6 +114,9 @@ class ShellCache:
     def wait_for(self, command: str) -> str:
         entry = self._valid_entry(command)
         return entry["result"] if entry is not None else self._runner.wait_for(command)
+
+    def while_waiting(self, work: Callable[[], bool] | None) -> None:
+        self._runner.while_waiting(work)
 
     def finish(self) -> None:
         self._runner.finish()

@@ -35,6 +35,7 @@ from .expr import (
     depends_on_symbol,
     or_expr,
 )
+from .lex_ahead import LexAhead
 from .menu import (
     P_CHOICE,
     P_DEFAULT,
@@ -121,13 +122,16 @@ class Kconfig:
         self.pp = Preprocessor(env=self.env, shell=shell, info=info or print, warn=self._pp_warning, probes=probes)
         if probes is not None:
             self.pp.files_ahead = self._files_ahead
+            if lex_cache is None:  # (with one, most files are not lexed at all)
+                self.lex_ahead = LexAhead(self._read_ahead, self.gen)
+                probes.while_waiting(self.lex_ahead.step)
 
         try:
             with gc_paused():
                 self._load(filename)
         finally:
             # (Probes started ahead and never asked for are dropped.)
-            self.pp.probes = self.pp.commands_ahead = self.pp.files_ahead = None
+            self.pp.probes = self.pp.commands_ahead = self.pp.files_ahead = self.lex_ahead = None
             self._read_ahead.clear()
             if probes is not None:
                 probes.finish()
@@ -155,6 +159,8 @@ class Kconfig:
         self.file_cache: dict | None = None
         #: Texts the probes' look-ahead read before the parse got to them.
         self._read_ahead: dict[str, str] = {}
+        #: Files lexed while the load waited for a probe (lex_ahead.py).
+        self.lex_ahead: LexAhead | None = None
         self.diagnostics: list[Diagnostic] = []
         self.files: dict[str, SourceFile] = {}
         self.source_refs: list[tuple[str, int, int, str]] = []

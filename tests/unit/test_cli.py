@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -185,6 +188,43 @@ def test_one_shot_commands_end_at_once_and_lose_no_output(tmp_path, command):
                              *args], capture_output=True, text=True, env=env, cwd=tmp_path)
     assert (fast.returncode, fast.stdout, fast.stderr) == (normal.returncode, normal.stdout, normal.stderr)
     assert fast.stdout or fast.stderr
+
+
+def test_conf_ends_its_draining_thread_before_it_exits():
+    """The thread draining conf's input ends before the process does, so the
+    pipe closes as the process ends (a writer flooding it until conf is
+    gone, as the kernel's tests do, then never writes into a closed pipe
+    while conf still looks alive); one waiting for input nobody writes is
+    not waited for."""
+    from kconfig_ls import stdin_lines
+
+    flooded_read, flooded_write = os.pipe()
+    idle_read, idle_write = os.pipe()
+    stop = threading.Event()
+
+    def flood() -> None:
+        while not stop.is_set():
+            os.write(flooded_write, b"\n" * 1024)
+
+    writer = threading.Thread(target=flood, daemon=True)
+    try:
+        flooded = stdin_lines.StdinLines(flooded_read)
+        idle = stdin_lines.StdinLines(idle_read)
+        writer.start()
+        assert flooded.readline() == "\n"
+        started = time.monotonic()
+        stdin_lines.stop_draining(timeout=0.2)
+        assert not flooded._thread.is_alive()
+        assert idle._thread.is_alive() and time.monotonic() - started < 2
+    finally:
+        stop.set()
+        stdin_lines._readers.clear()
+        os.close(idle_write)  # (the idle reader meets the end of its input and ends)
+        with contextlib.suppress(OSError):
+            os.read(flooded_read, 1 << 20)  # (the writer is not left blocked)
+        writer.join(2)
+        for fd in (flooded_read, flooded_write, idle_read):
+            os.close(fd)
 
 
 def test_conf_input_pipe_holds_a_flood_while_conf_is_not_reading():

@@ -321,3 +321,26 @@ def test_the_switch_interval_is_short_while_probes_run_ahead_and_put_back_after(
         assert sys.getswitchinterval() == probes.SWITCH_INTERVAL / 2
     finally:
         sys.setswitchinterval(default)
+
+
+def test_the_load_works_while_it_waits_for_a_command_started_ahead():
+    gated = Gated()
+    runner = ProbeRunner(gated)
+    pieces = []
+
+    def work() -> bool:
+        pieces.append(len(pieces))
+        if len(pieces) == 3:
+            gated.release.set()  # (the answer comes after three pieces of work)
+        return len(pieces) < 5
+
+    runner.while_waiting(work)
+    runner.prefetch(["probe slow"])
+    wait_until(lambda: gated.order)
+    assert runner("probe slow") == "y"
+    assert 3 <= len(pieces) <= 5  # (until the answer came, or the work ran out)
+    done = len(pieces)
+    runner.prefetch(["probe done"])
+    wait_until(lambda: runner._started["probe done"].done())
+    assert runner("probe done") == "y" and len(pieces) == done  # (no wait: no work)
+    runner.finish()
