@@ -81,7 +81,7 @@ class StdinLines:
                 self.cond.wait()
 
 
-def stop_draining(timeout: float = 0.05) -> None:
+def stop_draining(timeout: float = 0.02) -> None:
     """Let each reader's draining thread end before the process does.
 
     A process ends only once all its threads have; one of them may close
@@ -89,8 +89,8 @@ def stop_draining(timeout: float = 0.05) -> None:
     machine), and a writer that sees conf still running in that moment
     writes into a pipe with no reader left, and fails.  With the thread
     gone first, the pipe closes as the process ends.  A thread waiting for
-    input nobody writes is not waited for (``timeout``): no writer, no
-    failure."""
+    input nobody writes (a terminal) is waited for no longer than
+    ``timeout``: without a writer there is nothing to fail."""
     for reader in _readers:
         reader._stopping = True
     for reader in _readers:

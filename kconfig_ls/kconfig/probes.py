@@ -5,17 +5,22 @@ A kernel tree runs about ninety ``$(shell,...)`` commands while it is read
 about itself), one after the other as the C tool runs them: over a second of
 waiting on x86_64, most of a cold load.  When a file's first command really
 has to run, its lexer reads the rest of the file ahead with a copy of the
-macro state (:func:`commands_ahead`), and :class:`ProbeRunner` starts the
-commands those lines would run in worker threads.  The parse goes on as
-before and finds their results ready when it gets there.
+macro state (:func:`commands_ahead`), the first time on through the files
+the tree will source after it (source_walk.py), and :class:`ProbeRunner`
+starts the commands those lines would run in worker threads, the latest
+look-ahead's first.  The parse goes on as before and finds their results
+ready when it gets there; where it must wait, it does other work meanwhile
+(:meth:`Probes.while_waiting`: lexing files ahead, lex_ahead.py).
 
 Why the values cannot change: the parse still asks for every command, in
 its own order, and each answer is used only for the command text it was run
 for (same program and arguments, in the same directory and environment);
 what moves is only *when* a command runs, which a probe that asks a tool a
-question about itself cannot tell.  A line that the parse expands otherwise
-than the look-ahead did (a variable assigned by a result) simply runs its
-own command; the look-ahead's is dropped.  Help texts and comments are not
+question about itself cannot tell.  A command built on another's answer is
+not started ahead unless that answer is known (:data:`UNKNOWN`); a line the
+parse expands otherwise than the look-ahead guessed (a file's path that
+the guess expanded with other macro values) simply runs its own command
+when asked, and what was started for nothing is dropped.  Help texts and comments are not
 expanded ahead, as they are not expanded at all.  Nothing runs ahead for an
 untrusted tree: only runners that would run the command themselves offer
 to start it early (:class:`Probes`).
