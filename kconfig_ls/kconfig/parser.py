@@ -9,7 +9,6 @@ the preprocessor's variables are defined in source order.
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -49,6 +48,7 @@ from .menu import (
     Property,
 )
 from .slot_state import tuple_state
+from .source_walk import source_name
 from .symbols import append_to
 
 if TYPE_CHECKING:
@@ -781,9 +781,7 @@ class FileParser(ExpressionParser):
             self.b.include_stack.pop()
 
     def _relative(self, keyword: str, path: str) -> str:
-        if "r" in keyword and not os.path.isabs(path):
-            return os.path.normpath(os.path.join(os.path.dirname(self.file), path))
-        return path
+        return source_name(keyword, self.file, path)
 
     # -- options -------------------------------------------------------------------
     def opt_type(self, stmt: Statement) -> None:

@@ -34,6 +34,15 @@ ReadFile = Callable[[str], "str | None"]
 Expand = Callable[[str], str]
 
 
+def source_name(keyword: str, including_file: str, path: str) -> str:
+    """The file a ``source`` statement (any variant) in ``including_file``
+    names: ``rsource`` and ``orsource`` paths are relative to that file's
+    folder, the others to the top of the tree."""
+    if keyword in ("rsource", "orsource") and not os.path.isabs(path):
+        return os.path.normpath(os.path.join(os.path.dirname(including_file), path))
+    return path
+
+
 def sourced_names(name: str, text: str, expand: Expand) -> list[str]:
     """The files ``text`` (of file ``name``) sources, in order, as the parse
     would name them (``rsource`` paths made relative to ``name``'s folder)."""
@@ -50,9 +59,7 @@ def sourced_names(name: str, text: str, expand: Expand) -> list[str]:
                 path = expand(path)
             except KconfigError:
                 continue
-        if "r" in prefix and not os.path.isabs(path):
-            path = os.path.normpath(os.path.join(os.path.dirname(name), path))
-        names.append(path)
+        names.append(source_name(prefix + "source", name, path))
     return names
 
 

@@ -57,3 +57,21 @@ def test_the_files_after_one_come_in_the_parses_order_each_once():
 def test_the_texts_come_with_their_names():
     assert dict(files_after("Kconfig", "sub/Kconfig", TREE.get, expand)) == {
         "x86/Kconfig": TREE["x86/Kconfig"], "last/Kconfig": TREE["last/Kconfig"]}
+
+
+def test_only_rsource_and_orsource_are_relative_to_the_sourcing_file(tmp_path):
+    """The parser and the guess share the rule: an ``osource`` in a
+    sub-folder names its file from the top of the tree, as ``source`` does."""
+    from kconfig_ls.kconfig.source_walk import source_name
+    from kconfig_ls.kconfig.tree import Kconfig
+
+    assert source_name("osource", "sub/Kconfig", "other/Kconfig") == "other/Kconfig"
+    assert source_name("orsource", "sub/Kconfig", "other/Kconfig") == "sub/other/Kconfig"
+    assert source_name("rsource", "sub/Kconfig", "/abs/Kconfig") == "/abs/Kconfig"
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "other").mkdir()
+    (tmp_path / "Kconfig").write_text('source "sub/Kconfig"\n')
+    (tmp_path / "sub" / "Kconfig").write_text('osource "other/Kconfig"\n')
+    (tmp_path / "other" / "Kconfig").write_text("config OTHER\n\tdef_bool y\n")
+    kc = Kconfig("Kconfig", srctree=str(tmp_path), env={}, warn_stream=None)
+    assert kc.find("OTHER").type is not None and kc.missing_sources == []
