@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(slots=True)
-class LexedFile:
+class LexedAhead:
     """One file's statements, and its warnings by the statement they came
     before (``len(statements)``: after the last)."""
 
@@ -64,7 +64,7 @@ class LexAhead:
         self._gen = gen
         # (never used: the texts lexed here hold no macro reference)
         self._pp = Preprocessor(env={}, shell=None, info=lambda _text: None)
-        self._lexed: dict[str, LexedFile] = {}
+        self._lexed: dict[str, LexedAhead] = {}
 
     def step(self) -> bool:
         """Lex one more file; False when none is left for now (the
@@ -81,13 +81,13 @@ class LexAhead:
             self._names = iter(fresh)
         return False
 
-    def take(self, name: str, text: str) -> LexedFile | None:
+    def take(self, name: str, text: str) -> LexedAhead | None:
         """What was lexed of ``name``, if it was lexed from this very text."""
         lexed = self._lexed.pop(name, None)
         return lexed if lexed is not None and lexed.text is text else None
 
-    def _lex(self, name: str, text: str) -> LexedFile:
-        lexed = LexedFile(text)
+    def _lex(self, name: str, text: str) -> LexedAhead:
+        lexed = LexedAhead(text)
         statements = lexed.statements
 
         def record(line: int, message: str) -> None:
