@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from .collector import gc_paused
 from .errors import Diagnostic, KconfigError, Severity
 from .parser import Builder
 from .symbols import Symbol
-from .tree import Kconfig, gc_paused
+from .tree import Kconfig
 
 
 class _SingleFileBuilder(Builder):

@@ -42,8 +42,18 @@ def run_shell(command: str, cwd: str | None = None, env: Mapping[str, str] | Non
         env=dict(env) if env is not None else None,
         check=False,
     )
-    out = proc.stdout[:4095]
-    text = out.decode("utf-8", "surrogateescape").rstrip("\n")
+    return shell_output(proc.stdout)
+
+
+#: Bytes of a command's output the C tool reads.
+SHELL_OUTPUT_LIMIT = 4095
+
+
+def shell_output(out: bytes) -> str:
+    """A command's output as ``$(shell,...)`` gives it: the first
+    :data:`SHELL_OUTPUT_LIMIT` bytes, trailing newlines removed, inner
+    newlines turned into spaces."""
+    text = out[:SHELL_OUTPUT_LIMIT].decode("utf-8", "surrogateescape").rstrip("\n")
     return text.replace("\n", " ")
 
 

@@ -32,12 +32,12 @@ import os
 import sys
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from .errors import KconfigError
-from .preprocess import Preprocessor, Variable
+from .preprocess import Preprocessor, Variable, run_shell
 
 if TYPE_CHECKING:
     from .generation import Generation
@@ -86,6 +86,40 @@ class Probes(Protocol):
         """The load is over: what was started ahead and not asked for is dropped."""
 
 
+class Answer(Protocol):
+    """A command handed to an executor: its answer to come."""
+
+    def take_over(self) -> bool:
+        """The load needs the answer now.  True: no worker took the command,
+        and none will; the caller runs it itself."""
+
+    def done(self) -> bool:
+        """Whether the answer is there (never waits)."""
+
+    def result(self) -> str:
+        """The answer (waits for it; raises what running the command raised)."""
+
+
+class Executor(Protocol):
+    """Where :class:`ProbeRunner` sends the commands of its look-aheads."""
+
+    def new_batch(self) -> Any:
+        """The commands put from now on are the newest look-ahead's."""
+
+    def put(self, batch: Any, command: str) -> Answer:
+        """Run ``command`` when a worker is free (newest batch first)."""
+
+    def close(self) -> None:
+        """The load is over: commands no worker took are dropped."""
+
+
+class _Queued(Future):
+    """A command waiting in this process's worker threads (:class:`_Queue`)."""
+
+    def take_over(self) -> bool:
+        return self.cancel()
+
+
 class ProbeRunner:
     """Runs commands with ``run``, each either when it is asked for or
     ahead of that, in worker threads (:meth:`prefetch`).  Used from one
@@ -96,11 +130,15 @@ class ProbeRunner:
     the rest of the tree wait for the workers meanwhile.  A command the
     parse asks for before any worker took it runs at once, in line."""
 
-    def __init__(self, run: Callable[[str], str], workers: int = WORKERS):
+    def __init__(self, run: Callable[[str], str], workers: int = WORKERS,
+                 executor: Callable[[], Executor | None] | None = None):
         self._run = run
         self._workers = workers
-        self._queue: _Queue | None = None
-        self._started: dict[str, Future] = {}
+        #: Makes the executor at the first look-ahead (None, or one that
+        #: gives None: worker threads of this process).
+        self._new_executor = executor
+        self._queue: Executor | None = None
+        self._started: dict[str, Answer] = {}
         #: Commands the parse asked for: a look-ahead made in the middle of
         #: a statement meets the ones it already expanded again.
         self._asked: set[str] = set()
@@ -112,13 +150,28 @@ class ProbeRunner:
         self._asked.add(command)
         started = self._started.pop(command, None)
         if started is not None:
-            if started.cancel():  # (still waiting for a worker)
+            if started.take_over():  # (still waiting for a worker)
                 return self._run(command)
             self.used += 1
             return self._result(started)
         return self._run(command)
 
-    def _result(self, started: Future) -> str:
+    @classmethod
+    def for_shell(cls, cwd: str | None, env: Mapping[str, str] | None, workers: int = WORKERS) -> ProbeRunner:
+        """The runner of a load's ``$(shell,...)`` commands (run_shell in
+        ``cwd`` with ``env``): ahead of their use in a worker process
+        (probe_process.py), or in worker threads if it cannot start."""
+        def run(command: str) -> str:
+            return run_shell(command, cwd=cwd, env=env)
+
+        def executor() -> Executor | None:
+            from .probe_process import WorkerProcess  # (it needs run_shell's module, not this one)
+
+            return WorkerProcess.start(cwd, env, run, workers)
+
+        return cls(run, workers, executor)
+
+    def _result(self, started: Answer) -> str:
         work = self._work_while_waiting
         if work is not None:
             while not started.done() and work():
@@ -130,7 +183,8 @@ class ProbeRunner:
 
     def prefetch(self, commands: Iterable[str]) -> None:
         if self._queue is None:
-            self._queue = _Queue(self._run, self._workers)
+            made = self._new_executor() if self._new_executor is not None else None
+            self._queue = made if made is not None else _Queue(self._run, self._workers)
         batch = self._queue.new_batch()
         for command in commands:
             if command not in self._started and command not in self._asked:
@@ -138,8 +192,8 @@ class ProbeRunner:
 
     def wait_for(self, command: str) -> str:
         started = self._started.get(command)
-        if started is None or started.cancel():  # (not started, or still waiting for a worker)
-            started = Future()
+        if started is None or started.take_over():  # (not started, or still waiting for a worker)
+            started = _Queued()
             self._started[command] = started
             try:
                 started.set_result(self._run(command))
@@ -153,8 +207,6 @@ class ProbeRunner:
     def finish(self) -> None:
         """The load is over: commands not yet started are not started."""
         self._work_while_waiting = None
-        for started in self._started.values():
-            started.cancel()
         self._started.clear()
         self._asked.clear()
         if self._queue is not None:
@@ -198,18 +250,18 @@ class _Queue:
         self._workers = workers
         self._threads = 0
         self._ready = threading.Condition()
-        self._batches: list[deque[tuple[str, Future]]] = []
+        self._batches: list[deque[tuple[str, _Queued]]] = []
         self._closed = False
         _switching.enter()
 
-    def new_batch(self) -> deque[tuple[str, Future]]:
-        batch: deque[tuple[str, Future]] = deque()
+    def new_batch(self) -> deque[tuple[str, _Queued]]:
+        batch: deque[tuple[str, _Queued]] = deque()
         with self._ready:
             self._batches.append(batch)
         return batch
 
-    def put(self, batch: deque[tuple[str, Future]], command: str) -> Future:
-        future: Future = Future()
+    def put(self, batch: deque[tuple[str, _Queued]], command: str) -> _Queued:
+        future = _Queued()
         with self._ready:
             batch.append((command, future))
             if self._threads < self._workers:
@@ -230,7 +282,7 @@ class _Queue:
             self._batches.clear()
             self._ready.notify_all()
 
-    def _take(self) -> tuple[str, Future] | None:
+    def _take(self) -> tuple[str, _Queued] | None:
         """The next command to run; None once closed."""
         with self._ready:
             while not self._closed:

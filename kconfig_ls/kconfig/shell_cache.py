@@ -31,7 +31,6 @@ import time
 from collections.abc import Callable, Mapping
 
 from .. import __version__
-from .preprocess import run_shell
 from .probes import ProbeRunner
 
 NO_CACHE_VARIABLE = "KCONFIG_LS_NO_CACHE"
@@ -80,7 +79,7 @@ class ShellCache:
         self._entries: dict[str, dict] = self._read() if self.enabled else {}
         self._new: dict[str, dict] = {}
         self._identities: dict[str, list] = {}
-        self._runner = ProbeRunner(lambda command: run_shell(command, cwd=self.cwd, env=self.env))
+        self._runner = ProbeRunner.for_shell(self.cwd, self.env)
         #: Commands answered from the cache / run, in this process.
         self.hits = 0
         self.runs = 0

@@ -4,16 +4,15 @@ finalisation (dependency propagation, automatic sub-menus, choices), as
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
 from . import generation as generations
 from . import source_walk
+from .collector import gc_paused
 from .cycles import find_cycles
 from .errors import Diagnostic, Severity
 from .expr import (
@@ -49,7 +48,7 @@ from .menu import (
     Property,
 )
 from .parser import Builder, SourceFile, expand_symbol_references
-from .preprocess import Preprocessor, ShellRunner, run_shell
+from .preprocess import Preprocessor, ShellRunner
 from .probes import ProbeRunner, Probes
 from .relink_log import CHECK, DIAG, RelinkLog
 from .simplify import eliminate_dups, eliminate_eq, is_yes, trans_compare, transform
@@ -116,7 +115,7 @@ class Kconfig:
         self.file_cache = file_cache
         if shell is None:
             # Commands see the tree as their working directory, as under make.
-            shell = ProbeRunner(lambda command: run_shell(command, cwd=self.srctree, env=self.env))
+            shell = ProbeRunner.for_shell(self.srctree, self.env)
         if probes is None and isinstance(shell, Probes):
             probes = shell
         self.pp = Preprocessor(env=self.env, shell=shell, info=info or print, warn=self._pp_warning, probes=probes)
@@ -806,20 +805,6 @@ def resolve_source_path(name: str, srctree: str, overlays: Mapping[str, str]) ->
         return os.path.join(srctree, name)
     path = name if os.path.isabs(name) else os.path.join(srctree, name)
     return path if os.path.isfile(path) else None
-
-
-@contextmanager
-def gc_paused():
-    """Pause the cyclic garbage collector: loading a tree or a config builds
-    ~100k long-lived objects, and generational passes would rescan the
-    growing graph again and again without finding garbage."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def rewrite_m(e, modules_sym: Symbol):
