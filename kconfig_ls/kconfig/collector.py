@@ -35,21 +35,21 @@ from contextlib import contextmanager
 #: three kernel trees' worth.
 UNSCANNED_LIMIT = 1_500_000
 
+#: Objects moved, and the count of full passes when they were.
 _unscanned = 0
+_full_passes = 0
 
 
 def unscanned() -> int:
-    """Objects moved to the oldest generation since its last full pass."""
+    """Objects moved to the oldest generation since its last full pass.
+    (Full passes are counted from ``gc.get_stats()``, not seen through a
+    ``gc.callbacks`` hook, which would run Python code at every pass: an
+    interrupt landing there is lost.)"""
+    global _unscanned, _full_passes
+    passes = gc.get_stats()[2]["collections"]
+    if passes != _full_passes:
+        _unscanned, _full_passes = 0, passes
     return _unscanned
-
-
-def _full_pass_seen(phase: str, info: dict) -> None:
-    global _unscanned
-    if phase == "stop" and info.get("generation") == 2:
-        _unscanned = 0
-
-
-gc.callbacks.append(_full_pass_seen)
 
 
 @contextmanager
@@ -72,8 +72,8 @@ def _settle_young_objects() -> None:
     if gc.get_freeze_count():
         return  # (an owner's frozen tree must stay frozen: the young pass runs as usual)
     young = gc.get_count()[0]
-    if _unscanned + young > UNSCANNED_LIMIT:
-        gc.collect()  # (resets the count through the callback)
+    if unscanned() + young > UNSCANNED_LIMIT:
+        gc.collect()
         return
     gc.freeze()
     gc.unfreeze()

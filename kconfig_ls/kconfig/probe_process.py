@@ -130,10 +130,12 @@ class WorkerProcess:
 
     def wait(self, answer: ProcessAnswer) -> None:
         """Until ``answer`` came (or the worker is gone)."""
+        readable = select.poll()  # (not select.select: a server may hold descriptors past 1024)
+        readable.register(self._out, select.POLLIN)
         while answer.raw is None and self._alive:
             self.read_available()
             if answer.raw is None and self._alive:
-                select.select([self._out], [], [])
+                readable.poll()
 
     def _take_answers(self) -> None:
         buffer = self._buffer

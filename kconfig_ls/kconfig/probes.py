@@ -7,9 +7,13 @@ waiting on x86_64, most of a cold load.  When a file's first command really
 has to run, its lexer reads the rest of the file ahead with a copy of the
 macro state (:func:`commands_ahead`), the first time on through the files
 the tree will source after it (source_walk.py), and :class:`ProbeRunner`
-starts the commands those lines would run in worker threads, the latest
-look-ahead's first.  The parse goes on as before and finds their results
-ready when it gets there; where it must wait, it does other work meanwhile
+starts the commands those lines would run, the latest look-ahead's first:
+for a load's ``$(shell,...)`` in a worker process of its own
+(:meth:`ProbeRunner.for_shell`, probe_process.py, probe_worker.py), so that
+no thread of the load competes with the parse for the interpreter lock;
+for any other runner (and if that process cannot start) in worker threads.
+The parse goes on as before and finds their results ready when it gets
+there; where it must wait, it does other work meanwhile
 (:meth:`Probes.while_waiting`: lexing files ahead, lex_ahead.py).
 
 Why the values cannot change: the parse still asks for every command, in
@@ -54,12 +58,13 @@ FilesAhead = Callable[[str, Callable[[str], str]], Iterable[tuple[str, str]]]
 #: Probes in flight at once: a compiler start is CPU-bound, so one per core.
 WORKERS = max(2, os.cpu_count() or 2)
 
-#: The interpreter's thread switch interval while probes run ahead (seconds;
-#: Python's default is 0.005).  A worker takes the GIL back after each system
-#: call of a probe (the spawn, each read of its output, the wait), and the
-#: parse, which holds the GIL all along, hands it over only at the interval:
-#: at 5 ms every probe's answer came late by several intervals, and the parse
-#: waited 0.40 s for answers on an x86_64 cold load; at 0.5 ms, 0.22 s.
+#: The interpreter's thread switch interval while worker threads run probes
+#: ahead (seconds; Python's default is 0.005).  A worker takes the GIL back
+#: after each system call of a probe (the spawn, each read of its output, the
+#: wait), and the parse, which holds the GIL all along, hands it over only at
+#: the interval: at 5 ms every probe's answer came late by several intervals,
+#: and the parse waited 0.40 s for answers on an x86_64 cold load; at 0.5 ms,
+#: 0.22 s.  (The worker process avoids the contention altogether.)
 SWITCH_INTERVAL = 0.0005
 
 
@@ -122,13 +127,15 @@ class _Queued(Future):
 
 class ProbeRunner:
     """Runs commands with ``run``, each either when it is asked for or
-    ahead of that, in worker threads (:meth:`prefetch`).  Used from one
-    thread (the load's); :meth:`finish` drops what was never asked for.
+    ahead of that (:meth:`prefetch`), by an executor: worker threads, or the
+    worker process of :meth:`for_shell`.  Used from one thread (the
+    load's); :meth:`finish` drops what was never asked for.
 
     The latest look-ahead goes first: it was made where the parse is now,
     so its commands are wanted soonest, and those of a look-ahead through
     the rest of the tree wait for the workers meanwhile.  A command the
-    parse asks for before any worker took it runs at once, in line."""
+    parse asks for before any worker took it runs at once: in line (worker
+    threads), or in the worker process beside its workers."""
 
     def __init__(self, run: Callable[[str], str], workers: int = WORKERS,
                  executor: Callable[[], Executor | None] | None = None):
