@@ -271,7 +271,21 @@ def and_terms(e: Expr) -> list:
 
 
 def contains_symbol(e: Expr, sym: Symbol) -> bool:
-    return any(s is sym for s in expr_symbols(e))
+    """Whether ``sym`` occurs in ``e`` (walked with a stack, as
+    :func:`expr_symbols`, but stopping at the first)."""
+    stack = [e]
+    pop, push = stack.pop, stack.append
+    while stack:
+        e = pop()
+        if e.__class__ is not tuple:
+            if e is sym:
+                return True
+        elif len(e) == 3:
+            push(e[2])
+            push(e[1])
+        else:
+            push(e[1])
+    return False
 
 
 def depends_on_symbol(e: Expr, sym: Symbol) -> bool:
