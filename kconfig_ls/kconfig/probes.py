@@ -35,7 +35,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -324,9 +324,24 @@ def commands_ahead(text: str, pos: int, line: int, filename: str, pp: Preprocess
     this file assigns it to a variable with ``:=`` (``cc-name :=
     $(shell,...$(cc-info)...)``): there ``answer`` gives it (running the
     command, or waiting for it), as the parse will need it as soon as it
-    gets there, and the commands built from the variable can be started."""
+    gets there, and the commands built from the variable can be started.
+    Those waits run one command after another, so before them come this
+    file's commands that need no answer at all (a first pass with every
+    answer unknown: ``cc-info``, ``as-info``, ``ld-info``, the ``-m32`` and
+    ``-m64`` flags of the kernel's Kconfig.include), which the workers then
+    run side by side while the look-ahead waits."""
+    found_first: Counter[str] = Counter()
+    if answer is not None:
+        independent = _DryRun(pp, filename, line, None)
+        for command in independent.run(text, pos, line, filename, gen, answer_assignments=False):
+            found_first[command] += 1
+            yield command
     dry = _DryRun(pp, filename, line, answer)
-    yield from dry.run(text, pos, line, filename, gen, answer_assignments=True)
+    for command in dry.run(text, pos, line, filename, gen, answer_assignments=True):
+        if found_first[command]:
+            found_first[command] -= 1  # (yielded by the first pass)
+        else:
+            yield command
     if later_files is None:
         return
     for name, later_text in later_files(filename, dry.pp.expand):

@@ -202,6 +202,28 @@ def test_an_answer_assigned_in_the_current_file_is_waited_for_not_in_later_ones(
     assert "CC_NAME" not in pp.variables  # (the parse's own state is untouched)
 
 
+def test_commands_that_need_no_answer_come_before_the_waits_for_answers():
+    pp = macro_state()
+    events = []
+
+    def answer(command: str) -> str:
+        events.append(("waited for", command))
+        return command.upper()
+
+    text = ("CC_INFO := $(shell,cc-info)\n"
+            "CC_NAME := $(shell,name-of $(CC_INFO))\n"
+            "AS_INFO := $(shell,as-info)\n"
+            "config A\n\tdef_bool $(probe,$(CC_NAME))\n"
+            "config B\n\tdef_bool $(probe,plain)\n")
+    for command in commands_ahead(text, 0, 1, "Kconfig", pp, None, None, answer):
+        events.append(("found", command))
+    assert events == [
+        ("found", "cc-info"), ("found", "as-info"), ("found", "probe plain"),  # (run side by side at once)
+        ("waited for", "cc-info"), ("waited for", "name-of CC-INFO"), ("found", "name-of CC-INFO"),
+        ("waited for", "as-info"), ("found", "probe NAME-OF CC-INFO"),  # (each found once)
+    ]
+
+
 class Gated(Counting):
     """A runner whose first command waits for ``release``; records the order
     the commands ran in."""
