@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from .. import heap
 from ..kconfig import configfile, tree_cache
 from ..kconfig import generation as generations
-from ..kconfig.collector import gc_paused
 from ..kconfig.errors import KconfigError
 from ..kconfig.filecheck import FileCheck
 from ..kconfig.howto import HowTo, how_to, meet_dependencies
@@ -28,7 +27,7 @@ from ..kconfig.relink import NotRelinkable, check_cycles, relink_file
 from ..kconfig.revalue import ConfigValues
 from ..kconfig.scenario import remember_base_unmet
 from ..kconfig.shell_cache import ShellCache
-from ..kconfig.tree import Kconfig
+from ..kconfig.tree import Kconfig, gc_paused
 from ..uses.index import UseIndex
 from ..uses.macros import ConfigMacros
 

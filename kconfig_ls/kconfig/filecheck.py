@@ -20,11 +20,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .collector import gc_paused
 from .errors import Diagnostic, KconfigError, Severity
 from .parser import Builder
 from .symbols import Symbol
-from .tree import Kconfig
+from .tree import Kconfig, gc_paused
 
 
 class _SingleFileBuilder(Builder):

@@ -32,7 +32,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .collector import gc_paused
 from .errors import Diagnostic
 from .expr import and_expr, expr_symbols, or_expr
 from .filecheck import FileCheck, _SingleFileBuilder
@@ -40,7 +39,7 @@ from .menu import P_CHOICE, P_DEFAULT, P_IMPLY, P_PROMPT, P_SELECT, MenuNode, Pr
 from .parser import SourceFile
 from .relink_log import ACCUMULATED, CHECK, DIAG, RelinkLog
 from .symbols import SYM_M, SYM_N, SYM_Y, Symbol
-from .tree import Kconfig
+from .tree import Kconfig, gc_paused
 
 _BLOCKS = ("if", "menu", "root")
 

@@ -4,15 +4,16 @@ finalisation (dependency propagation, automatic sub-menus, choices), as
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
 from . import generation as generations
 from . import source_walk
-from .collector import gc_paused
 from .cycles import find_cycles
 from .errors import Diagnostic, Severity
 from .expr import (
@@ -805,6 +806,20 @@ def resolve_source_path(name: str, srctree: str, overlays: Mapping[str, str]) ->
         return os.path.join(srctree, name)
     path = name if os.path.isabs(name) else os.path.join(srctree, name)
     return path if os.path.isfile(path) else None
+
+
+@contextmanager
+def gc_paused():
+    """Pause the cyclic garbage collector: loading a tree or a config builds
+    ~100k long-lived objects, and generational passes would rescan the
+    growing graph again and again without finding garbage."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def rewrite_m(e, modules_sym: Symbol):

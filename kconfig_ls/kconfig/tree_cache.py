@@ -44,10 +44,9 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from .collector import gc_paused
 from .probes import Probes
 from .shell_cache import cache_root, caching_disabled, prune_directory, remove_file, stable_environment
-from .tree import Kconfig, resolve_source_path
+from .tree import Kconfig, gc_paused, resolve_source_path
 
 #: Bumped when the snapshot layout changes (the engine's code is in the key).
 FORMAT = 1
