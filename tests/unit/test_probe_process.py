@@ -113,7 +113,9 @@ def test_finish_drops_what_no_worker_took(tmp_path):
     commands = marker_commands(tmp_path, 5)
     runner.prefetch([gate(tmp_path)] + commands)
     wait_until((tmp_path / "taken").exists)
+    worker: WorkerProcess = runner._queue
     runner.finish()
+    worker._proc.wait(timeout=10)  # (it ends at once, the gated command left running on its own)
     (tmp_path / "open").touch()
     time.sleep(0.3)
     assert runs(tmp_path, 5) == [0] * 5
