@@ -4,7 +4,9 @@
 
     python benchmarks/load_tree.py [--tree DIR] [--arch x86_64] [--mode allnoconfig] [--runs 5]
 
-Prints the median wall time of each contender and the ratios to the C tool.
+Prints the median wall time of each contender and the ratios to the C tool;
+each round runs every contender once (this VM's speed drifts by a fifth
+from one quarter hour to the next, and so weighs on all alike).
 "Cold" runs every toolchain probe and parses every file; "warm" is the next
 run of the same tree: probe results from the shell cache and the finalised
 tree from its snapshot (kconfig_ls/kconfig/tree_cache.py).
@@ -28,6 +30,7 @@ Timings are never asserted anywhere: this is a measurement, not a test.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import resource
 import shutil
@@ -60,15 +63,6 @@ def _only_kconfig_inputs(directory: str, names: list[str]) -> list[str]:
     if "/scripts" in directory or directory.endswith("scripts"):
         return []
     return [n for n in names if os.path.isfile(os.path.join(directory, n)) and not n.startswith("Kconfig")]
-
-
-def median_time(fn, runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def children_cpu(fn) -> float:
@@ -126,7 +120,6 @@ def main() -> int:
     tree = Path(args.tree).resolve()
     ke = kernel_env(str(tree), args.arch)
     work = Path(tempfile.mkdtemp(prefix="kconfig-ls-bench-"))
-    results: dict[str, float] = {}
 
     conf = tree / "scripts" / "kconfig" / "conf"
     c_env = dict(ke.env, KCONFIG_CONFIG=str(work / "c.config"))
@@ -137,16 +130,11 @@ def main() -> int:
         subprocess.run([str(conf), "-s", f"--{args.mode}", "Kconfig"], cwd=tree, env=c_env, check=True,
                        stdout=subprocess.DEVNULL)
 
-    results["C conf"] = median_time(run_c, args.runs)
-
     build = work / "make-build"
 
     def run_make() -> None:
         subprocess.run(["make", "-s", f"ARCH={args.arch}", f"O={build}", args.mode], cwd=tree, check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-    run_make()  # builds conf in the O= directory once
-    results["make (C conf + make overhead)"] = median_time(run_make, args.runs)
 
     cache_home = work / "cache"
 
@@ -157,20 +145,6 @@ def main() -> int:
             shell.save()
         session.apply_mode(kc, args.mode)
         configfile.config_text(kc)
-
-    results["kconfig-ls (in process, cold)"] = median_time(lambda: run_ours(False), args.runs)
-    run_ours(True)  # fills the shell cache
-    results["kconfig-ls (in process, warm shell cache)"] = median_time(lambda: run_ours(True), args.runs)
-
-    commands = list(ShellCache(str(tree), dict(ke.env, XDG_CACHE_HOME=str(cache_home)))._entries)
-    cpu = {
-        "C conf": statistics.median(children_cpu(run_c) for _ in range(args.runs)),
-        "its probes": statistics.median(
-            children_cpu(lambda: [run_shell(c, cwd=str(tree), env=ke.env) for c in commands])
-            for _ in range(args.runs)),
-        "ours without probes": statistics.median(own_cpu(lambda: run_ours(True)) for _ in range(args.runs)),
-        "ours after the parse": statistics.median(cpu_after_parse(lambda: run_ours(True)) for _ in range(args.runs)),
-    }
 
     snapshot_env = dict(ke.env, XDG_CACHE_HOME=str(cache_home))
     snapshot_env.pop(shell_cache.NO_CACHE_VARIABLE, None)
@@ -183,18 +157,12 @@ def main() -> int:
         configfile.config_text(kc)
         tree_cache.reap_writers(wait=120)
 
-    run_ours_snapshot()  # writes the snapshot
-    results["kconfig-ls (in process, warm snapshot)"] = median_time(run_ours_snapshot, args.runs)
-
     ours_env = user_env(dict(c_env, KCONFIG_CONFIG=str(work / "ours.config")))
 
     def run_ours_cli(warm: bool) -> None:
         env = dict(ours_env, XDG_CACHE_HOME=str(cache_home)) if warm else dict(ours_env, KCONFIG_LS_NO_CACHE="1")
         subprocess.run([sys.executable, "-m", "kconfig_ls.cli", "conf", "-s", f"--{args.mode}", "Kconfig"],
                        cwd=tree, env=env, check=True, stdout=subprocess.DEVNULL)
-
-    results["kconfig-ls conf (new process, cold)"] = median_time(lambda: run_ours_cli(False), args.runs)
-    same = (work / "ours.config").read_bytes() == (work / "c.config").read_bytes()
 
     # `kconfig-ls config MODE` as the issue names it: no make, the tree's
     # environment computed by kconfig-ls itself (kernel.py), a user's shell.
@@ -205,13 +173,6 @@ def main() -> int:
         subprocess.run([sys.executable, "-m", "kconfig_ls.cli", "config", args.mode, "--tree", str(tree),
                         "--arch", args.arch, "-o", str(config_out)],
                        cwd=work, env=config_env, check=True, stdout=subprocess.DEVNULL)
-
-    results["kconfig-ls config (new process, cold)"] = median_time(run_ours_config, args.runs)
-    same = same and config_out.read_bytes() == (work / "c.config").read_bytes()
-    run_ours_cli(True)
-    wait_for_snapshots(cache_home / "kconfig-ls" / "trees", 2)
-    results["kconfig-ls conf (new process, warm)"] = median_time(lambda: run_ours_cli(True), args.runs)
-    same = same and (work / "ours.config").read_bytes() == (work / "c.config").read_bytes()
 
     # `kconfig-ls conf` as users run it: forked by the resident process
     # (kconfig_ls/resident.py) that the first run leaves behind, with the
@@ -225,15 +186,17 @@ def main() -> int:
         subprocess.run([sys.executable, "-m", "kconfig_ls", "conf", "-s", f"--{args.mode}", "Kconfig"],
                        cwd=tree, env=resident_env, check=True, stdout=subprocess.DEVNULL)
 
-    try:
-        for _ in range(3):  # (the first starts it; it reads the snapshot ahead)
-            run_ours_resident()
-            time.sleep(1.5)
-        results["kconfig-ls conf (forked by the resident process)"] = median_time(run_ours_resident, args.runs)
-        same = same and (work / "ours.config").read_bytes() == (work / "c.config").read_bytes()
-    finally:
-        subprocess.run(["pkill", "-f", f"kconfig_ls.resident {runtime}/"], check=False)
-        shutil.rmtree(runtime, ignore_errors=True)
+    contenders = {
+        "C conf": run_c,
+        "make (C conf + make overhead)": run_make,
+        "kconfig-ls (in process, cold)": lambda: run_ours(False),
+        "kconfig-ls (in process, warm shell cache)": lambda: run_ours(True),
+        "kconfig-ls (in process, warm snapshot)": run_ours_snapshot,
+        "kconfig-ls conf (new process, cold)": lambda: run_ours_cli(False),
+        "kconfig-ls config (new process, cold)": run_ours_config,
+        "kconfig-ls conf (new process, warm)": lambda: run_ours_cli(True),
+        "kconfig-ls conf (forked by the resident process)": run_ours_resident,
+    }
 
     try:
         import kconfiglib  # type: ignore
@@ -259,11 +222,47 @@ def main() -> int:
                 os.environ.clear()
                 os.environ.update(env_backup)
 
-        results["Kconfiglib 14.1 (load, set all, write)"] = median_time(run_kconfiglib, args.runs)
+        contenders["Kconfiglib 14.1 (load, set all, write)"] = run_kconfiglib
+
+    # Every cache a warm contender reads is filled first; then each round
+    # runs every contender once, so a slower spell of this machine weighs
+    # on all of them alike.
+    run_make()  # builds conf in the O= directory once
+    run_ours(True)  # the shell cache
+    run_ours_snapshot()  # the tree's snapshot
+    run_ours_cli(True)
+    wait_for_snapshots(cache_home / "kconfig-ls" / "trees", 2)
+    times: dict[str, list[float]] = {name: [] for name in contenders}
+    try:
+        for _ in range(3):  # (the first starts the resident process; it reads the snapshot ahead)
+            run_ours_resident()
+            time.sleep(1.5)
+        for _ in range(args.runs):
+            for name, run in contenders.items():
+                gc.collect()  # (an earlier contender's garbage is not this one's to collect)
+                start = time.perf_counter()
+                run()
+                times[name].append(time.perf_counter() - start)
+    finally:
+        subprocess.run(["pkill", "-f", f"kconfig_ls.resident {runtime}/"], check=False)
+        shutil.rmtree(runtime, ignore_errors=True)
+    results = {name: statistics.median(values) for name, values in times.items()}
+    c_config = (work / "c.config").read_bytes()
+    same = (work / "ours.config").read_bytes() == c_config and config_out.read_bytes() == c_config
+
+    commands = list(ShellCache(str(tree), dict(ke.env, XDG_CACHE_HOME=str(cache_home)))._entries)
+    cpu = {
+        "C conf": statistics.median(children_cpu(run_c) for _ in range(args.runs)),
+        "its probes": statistics.median(
+            children_cpu(lambda: [run_shell(c, cwd=str(tree), env=ke.env) for c in commands])
+            for _ in range(args.runs)),
+        "ours without probes": statistics.median(own_cpu(lambda: run_ours(True)) for _ in range(args.runs)),
+        "ours after the parse": statistics.median(cpu_after_parse(lambda: run_ours(True)) for _ in range(args.runs)),
+    }
 
     base = results["C conf"]
     make = results["make (C conf + make overhead)"]
-    print(f"{args.mode} on {tree} ARCH={args.arch}, median of {args.runs} runs")
+    print(f"{args.mode} on {tree} ARCH={args.arch}, median of {args.runs} rounds (each runs every contender once)")
     for name, seconds in results.items():
         print(f"  {name:50s} {seconds:7.3f} s   x{seconds / base:5.2f} of C conf   x{seconds / make:5.2f} of make")
     print(f"  kconfig-ls output identical to C conf: {same}")
