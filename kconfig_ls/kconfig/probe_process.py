@@ -90,7 +90,7 @@ class WorkerProcess:
     def new_batch(self) -> None:
         self._send({"batch": True})
 
-    def put(self, _batch: None, command: str) -> ProcessAnswer:
+    def put(self, command: str) -> ProcessAnswer:
         answer = ProcessAnswer(self, self._next_ident, command)
         self._next_ident += 1
         self._waiting[answer.ident] = answer

@@ -38,21 +38,80 @@ import subprocess
 import sys
 import threading
 from collections import deque
+from collections.abc import Callable
+from typing import Generic, TypeVar
 
 #: Bytes of a command's output the C tool reads.
 OUTPUT_LIMIT = 4095
 
+Item = TypeVar("Item")
+
+
+class BatchQueue(Generic[Item]):
+    """Items waiting for worker threads, in batches (one a look-ahead): a
+    worker takes the oldest item of the newest batch that has any, as the
+    newest look-ahead was made where the load is now.  Also the queue of
+    :class:`~kconfig_ls.kconfig.probes.ProbeRunner`'s worker threads."""
+
+    def __init__(self) -> None:
+        self.ready = threading.Condition()
+        self._batches: list[deque[Item]] = []  # (a few a load: kept, even empty)
+        self._closed = False
+
+    def new_batch(self) -> None:
+        with self.ready:
+            self._batches.append(deque())
+
+    def put(self, item: Item) -> None:
+        """Into the newest batch."""
+        with self.ready:
+            if not self._batches:
+                self._batches.append(deque())
+            self._batches[-1].append(item)
+            self.ready.notify()
+
+    def take(self) -> Item | None:
+        """The next item (waits for one); None once closed."""
+        with self.ready:
+            while not self._closed:
+                for batch in reversed(self._batches):
+                    if batch:
+                        return batch.popleft()
+                self.ready.wait()
+            return None
+
+    def take_out(self, wanted: Callable[[Item], bool]) -> Item | None:
+        """The first waiting item ``wanted`` accepts, taken out of its batch."""
+        with self.ready:
+            for batch in self._batches:
+                for item in batch:
+                    if wanted(item):
+                        batch.remove(item)
+                        return item
+            return None
+
+    def close(self) -> list[Item]:
+        """No more items are taken; the ones still waiting are returned
+        (nothing the second time)."""
+        with self.ready:
+            if self._closed:
+                return []
+            self._closed = True
+            dropped = [item for batch in self._batches for item in batch]
+            self._batches.clear()
+            self.ready.notify_all()
+            return dropped
+
 
 class Worker:
-    """The queue of commands, the threads that run them, the answers."""
+    """The commands to run (a :class:`BatchQueue` of (ID, command)), the
+    threads that run them, the answers."""
 
     def __init__(self, workers: int, output):
         self.env: dict[str, str] | None = None
         self.output = output
         self.write_lock = threading.Lock()
-        self.ready = threading.Condition()
-        self.batches: list[deque[tuple[int, str]]] = []
-        self.closed = False
+        self.queue: BatchQueue[tuple[int, str]] = BatchQueue()
         for _ in range(workers):
             threading.Thread(target=self.work, daemon=True).start()
 
@@ -60,46 +119,22 @@ class Worker:
         for line in lines:
             message = json.loads(line)
             if "put" in message:
-                self.put(message["put"], message["command"])
+                self.queue.put((message["put"], message["command"]))
             elif "hurry" in message:
                 self.hurry(message["hurry"])
             elif "batch" in message:
-                with self.ready:
-                    self.batches.append(deque())
+                self.queue.new_batch()
             elif "env" in message:
                 self.env = message["env"]
-        with self.ready:
-            self.closed = True
-            self.batches.clear()
-            self.ready.notify_all()
-
-    def put(self, ident: int, command: str) -> None:
-        with self.ready:
-            if not self.batches:
-                self.batches.append(deque())
-            self.batches[-1].append((ident, command))
-            self.ready.notify()
+        self.queue.close()
 
     def hurry(self, ident: int) -> None:
-        with self.ready:
-            for batch in self.batches:
-                for item in batch:
-                    if item[0] == ident:
-                        batch.remove(item)
-                        threading.Thread(target=self.answer, args=item, daemon=True).start()
-                        return
-
-    def take(self) -> tuple[int, str] | None:
-        with self.ready:
-            while not self.closed:
-                for batch in reversed(self.batches):
-                    if batch:
-                        return batch.popleft()
-                self.ready.wait()
-            return None
+        item = self.queue.take_out(lambda waiting: waiting[0] == ident)
+        if item is not None:
+            threading.Thread(target=self.answer, args=item, daemon=True).start()
 
     def work(self) -> None:
-        while (item := self.take()) is not None:
+        while (item := self.queue.take()) is not None:
             self.answer(*item)
 
     def answer(self, ident: int, command: str) -> None:

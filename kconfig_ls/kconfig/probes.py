@@ -35,13 +35,14 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from .errors import KconfigError
 from .preprocess import Preprocessor, Variable, run_shell
+from .probe_worker import BatchQueue
 
 if TYPE_CHECKING:
     from .generation import Generation
@@ -108,10 +109,10 @@ class Answer(Protocol):
 class Executor(Protocol):
     """Where :class:`ProbeRunner` sends the commands of its look-aheads."""
 
-    def new_batch(self) -> Any:
+    def new_batch(self) -> None:
         """The commands put from now on are the newest look-ahead's."""
 
-    def put(self, batch: Any, command: str) -> Answer:
+    def put(self, command: str) -> Answer:
         """Run ``command`` when a worker is free (newest batch first)."""
 
     def close(self) -> None:
@@ -192,10 +193,10 @@ class ProbeRunner:
         if self._queue is None:
             made = self._new_executor() if self._new_executor is not None else None
             self._queue = made if made is not None else _Queue(self._run, self._workers)
-        batch = self._queue.new_batch()
+        self._queue.new_batch()
         for command in commands:
             if command not in self._started and command not in self._asked:
-                self._started[command] = self._queue.put(batch, command)
+                self._started[command] = self._queue.put(command)
 
     def wait_for(self, command: str) -> str:
         started = self._started.get(command)
@@ -249,58 +250,39 @@ _switching = _SwitchInterval()
 
 
 class _Queue:
-    """Commands waiting for worker threads, in batches: a worker takes the
-    oldest command of the newest batch that has any."""
+    """Commands waiting for worker threads of this process (a
+    :class:`~.probe_worker.BatchQueue`: the newest batch first)."""
 
     def __init__(self, run: Callable[[str], str], workers: int):
         self._run = run
         self._workers = workers
         self._threads = 0
-        self._ready = threading.Condition()
-        self._batches: list[deque[tuple[str, _Queued]]] = []
+        self._waiting: BatchQueue[tuple[str, _Queued]] = BatchQueue()
         self._closed = False
         _switching.enter()
 
-    def new_batch(self) -> deque[tuple[str, _Queued]]:
-        batch: deque[tuple[str, _Queued]] = deque()
-        with self._ready:
-            self._batches.append(batch)
-        return batch
+    def new_batch(self) -> None:
+        self._waiting.new_batch()
 
-    def put(self, batch: deque[tuple[str, _Queued]], command: str) -> _Queued:
+    def put(self, command: str) -> _Queued:
         future = _Queued()
-        with self._ready:
-            batch.append((command, future))
+        self._waiting.put((command, future))
+        with self._waiting.ready:
             if self._threads < self._workers:
                 self._threads += 1
                 threading.Thread(target=self._work, name="kconfig-probe", daemon=True).start()
-            self._ready.notify()
         return future
 
     def close(self) -> None:
-        with self._ready:
-            if self._closed:
-                return
-            _switching.leave()
-            self._closed = True
-            for batch in self._batches:
-                for _command, future in batch:
-                    future.cancel()
-            self._batches.clear()
-            self._ready.notify_all()
-
-    def _take(self) -> tuple[str, _Queued] | None:
-        """The next command to run; None once closed."""
-        with self._ready:
-            while not self._closed:
-                for batch in reversed(self._batches):  # (a few a load: kept, even empty)
-                    if batch:
-                        return batch.popleft()
-                self._ready.wait()
-            return None
+        if self._closed:
+            return
+        self._closed = True
+        _switching.leave()
+        for _command, future in self._waiting.close():
+            future.cancel()
 
     def _work(self) -> None:
-        while (item := self._take()) is not None:
+        while (item := self._waiting.take()) is not None:
             command, future = item
             if not future.set_running_or_notify_cancel():
                 continue  # (asked for meanwhile, and run in line)
