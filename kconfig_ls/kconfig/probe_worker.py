@@ -41,7 +41,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
-#: Bytes of a command's output the C tool reads.
+#: Bytes of a command's output the C tool reads (preprocess.SHELL_OUTPUT_LIMIT:
+#: this program imports nothing of the package).
 OUTPUT_LIMIT = 4095
 
 Item = TypeVar("Item")
