@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from .errors import KconfigError
 from .preprocess import Preprocessor, Variable, run_shell
+from .probe_process import WorkerProcess
 from .probe_worker import BatchQueue
 
 if TYPE_CHECKING:
@@ -173,8 +174,6 @@ class ProbeRunner:
             return run_shell(command, cwd=cwd, env=env)
 
         def executor() -> Executor | None:
-            from .probe_process import WorkerProcess  # (it needs run_shell's module, not this one)
-
             return WorkerProcess.start(cwd, env, run, workers)
 
         return cls(run, workers, executor)
