@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import hashlib
 import os
-import subprocess
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .errors import KconfigError
+from .probe_worker import OUTPUT_LIMIT, command_output
 
 if TYPE_CHECKING:
     from .probes import FilesAhead, Probes
@@ -34,26 +34,14 @@ def run_shell(command: str, cwd: str | None = None, env: Mapping[str, str] | Non
     """Run ``command`` with /bin/sh as ``popen`` would and post-process its
     output like the C tool: at most 4095 bytes, trailing newlines removed,
     inner newlines turned into spaces."""
-    proc = subprocess.run(
-        ["/bin/sh", "-c", command],
-        stdout=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
-        cwd=cwd,
-        env=dict(env) if env is not None else None,
-        check=False,
-    )
-    return shell_output(proc.stdout)
-
-
-#: Bytes of a command's output the C tool reads.
-SHELL_OUTPUT_LIMIT = 4095
+    return shell_output(command_output(command, cwd, env))
 
 
 def shell_output(out: bytes) -> str:
     """A command's output as ``$(shell,...)`` gives it: the first
-    :data:`SHELL_OUTPUT_LIMIT` bytes, trailing newlines removed, inner
-    newlines turned into spaces."""
-    text = out[:SHELL_OUTPUT_LIMIT].decode("utf-8", "surrogateescape").rstrip("\n")
+    :data:`~.probe_worker.OUTPUT_LIMIT` bytes, trailing newlines removed,
+    inner newlines turned into spaces."""
+    text = out[:OUTPUT_LIMIT].decode("utf-8", "surrogateescape").rstrip("\n")
     return text.replace("\n", " ")
 
 

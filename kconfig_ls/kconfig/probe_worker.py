@@ -38,12 +38,21 @@ import subprocess
 import sys
 import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Generic, TypeVar
 
-#: Bytes of a command's output the C tool reads (preprocess.SHELL_OUTPUT_LIMIT:
-#: this program imports nothing of the package).
+#: Bytes of a command's output the C tool reads.
 OUTPUT_LIMIT = 4095
+
+
+def command_output(command: str, cwd: str | None = None, env: Mapping[str, str] | None = None) -> bytes:
+    """Run ``command`` with /bin/sh as the C tool's ``popen`` does (stdin
+    empty, stderr passed through) and return the first :data:`OUTPUT_LIMIT`
+    bytes of its output.  The one definition of running a ``$(shell,...)``
+    command: here and in the loading process (preprocess.run_shell)."""
+    proc = subprocess.run(["/bin/sh", "-c", command], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                          cwd=cwd, env=dict(env) if env is not None else None, check=False)
+    return proc.stdout[:OUTPUT_LIMIT]
 
 Item = TypeVar("Item")
 
@@ -140,9 +149,7 @@ class Worker:
 
     def answer(self, ident: int, command: str) -> None:
         try:
-            proc = subprocess.run(["/bin/sh", "-c", command], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                                  env=self.env, check=False)
-            status, out = 0, proc.stdout[:OUTPUT_LIMIT]
+            status, out = 0, command_output(command, env=self.env)
         except (OSError, ValueError, subprocess.SubprocessError):
             status, out = 1, b""
         try:
