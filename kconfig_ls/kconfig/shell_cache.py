@@ -15,7 +15,9 @@ runs the command again.
 Files are written whole to a temporary name and renamed (several processes
 may share the directory); a file that cannot be read, or was written by
 another version, is ignored and replaced; the directory keeps the
-:data:`MAX_FILES` newest files.  ``KCONFIG_LS_NO_CACHE=1`` turns it off.
+:data:`MAX_FILES` newest files.  ``KCONFIG_LS_NO_CACHE=1`` turns the file
+off (nothing read or written); one :class:`ShellCache` still runs a command
+once and answers it again from memory while nothing it names changes.
 """
 
 from __future__ import annotations
@@ -92,8 +94,9 @@ class ShellCache:
         inputs = self._inputs(command)
         result = self._runner(command)
         self.runs += 1
-        if self.enabled:
-            self._new[command] = {"result": result, "inputs": inputs}
+        # (Kept for the session even with the file off: a server parses an
+        # edited file again and again.)
+        self._new[command] = {"result": result, "inputs": inputs}
         return result
 
     def _valid_entry(self, command: str) -> dict | None:

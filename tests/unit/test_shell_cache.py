@@ -119,6 +119,21 @@ def test_no_cache_variable_turns_it_off(world, monkeypatch):
     assert not (Path(env["XDG_CACHE_HOME"]) / "kconfig-ls" / "shell").exists()
 
 
+def test_without_the_file_a_session_still_runs_a_command_once(world, monkeypatch):
+    """KCONFIG_LS_NO_CACHE turns off the file, not the session's memory: a
+    server re-parsing a file after each edit must not run its probes again
+    (half a second a keystroke on init/Kconfig)."""
+    tree, _, env = world
+    monkeypatch.setenv(shell_cache.NO_CACHE_VARIABLE, "1")
+    cache = ShellCache(str(tree), env)
+    command = "echo ran >> runs; fakecc"
+    assert cache(command) == cache(command) == "fakecc-1"
+    assert runs(tree) == 1 and (cache.runs, cache.hits) == (1, 1)
+    assert not cache.needs_run(command)
+    cache.save()
+    assert not (Path(env["XDG_CACHE_HOME"]) / "kconfig-ls" / "shell").exists()
+
+
 def test_the_directory_keeps_the_newest_files(world, monkeypatch):
     tree, _, env = world
     monkeypatch.setattr(shell_cache, "MAX_FILES", 3)
