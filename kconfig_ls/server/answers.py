@@ -72,11 +72,14 @@ def _one_line(exc: BaseException) -> str:
     return first if len(first) <= 300 else first[:299] + "…"
 
 
-def answered(method: str):
+def answered(method: str, fresh_values: bool = False):
     """Decorate the handler of request ``method`` (sync or async).
 
     While the server has no tree to answer from (it is being built again,
-    see ``KconfigServer.pending_tree``), the request waits for it.  A sync
+    see ``KconfigServer.pending_tree``), the request waits for it; one that
+    shows values (``fresh_values``) also has a Kconfig edit still waiting
+    for its re-link patched in first, rather than show what the edit
+    changed.  A sync
     handler becomes a generator for that: pygls runs a handler that a
     generator yields, as ``(handler, args, kwargs)``, and resumes the
     generator with its result; one that yields nothing is answered at once,
@@ -86,7 +89,7 @@ def answered(method: str):
         if inspect.iscoroutinefunction(fn):
             @functools.wraps(fn)
             async def run_async(ls, *args):
-                wait = _pending(ls)
+                wait = _pending(ls, fresh_values)
                 if wait is not None:
                     await wait[0](*wait[1], **wait[2])
                 try:
@@ -98,7 +101,7 @@ def answered(method: str):
 
         @functools.wraps(fn)
         def run(ls, *args):
-            wait = _pending(ls)
+            wait = _pending(ls, fresh_values)
             if wait is not None:
                 yield wait
             try:
@@ -111,11 +114,11 @@ def answered(method: str):
     return wrap
 
 
-def _pending(ls: Any) -> tuple | None:
+def _pending(ls: Any, fresh_values: bool) -> tuple | None:
     """What ``ls`` wants a request to wait for first, as pygls' generator
     handlers yield it, or None."""
     pending = getattr(ls, "pending_tree", None)
-    return pending() if pending is not None else None
+    return pending(fresh_values) if pending is not None else None
 
 
 class _Unreadable:

@@ -102,6 +102,9 @@ class KconfigServer(LanguageServer):
         #: Whether a re-linked tree's values are being computed: the quick
         #: checks wait for them (the re-link publishes every open document).
         self.settling = False
+        #: Whether the pending re-load starts with a re-link it has not
+        #: begun yet (a hover may have it done at once: :meth:`relink_now`).
+        self.relink_waiting = False
 
     def document(self, uri: str) -> DocumentRef:
         """What the document at ``uri`` is to the engine (its language id
@@ -115,13 +118,17 @@ class KconfigServer(LanguageServer):
             return None
         return self.project
 
-    def pending_tree(self) -> tuple | None:
+    def pending_tree(self, fresh_values: bool = False) -> tuple | None:
         """What a request must wait for before it is answered: the tree,
-        while a re-load builds it again (:meth:`load`), as pygls runs a
-        generator handler's yielded ``(handler, args, kwargs)``."""
-        if self.tree_ready.is_set():
-            return None
-        return self._wait_for_tree, (), {}
+        while a re-load builds it again (:meth:`load`); for a request that
+        shows values (``fresh_values``), also the re-link of a Kconfig edit
+        still waiting for its turn.  As pygls runs a generator handler's
+        yielded ``(handler, args, kwargs)``."""
+        if not self.tree_ready.is_set():
+            return self._wait_for_tree, (), {}
+        if fresh_values and self.relink_waiting:
+            return self.relink_now, (), {}
+        return None
 
     async def _wait_for_tree(self) -> None:
         with contextlib.suppress(asyncio.TimeoutError):
@@ -350,6 +357,7 @@ class KconfigServer(LanguageServer):
         if self.project is not None and self.project.kc is not None:
             self.cancel_load.set()
         self.reload_task = asyncio.ensure_future(self._reload_later())
+        self.relink_waiting = self.tree_dirty
 
     def schedule_collect(self) -> None:
         """Free the trees a re-link replaced, once nothing is pending.
@@ -385,14 +393,27 @@ class KconfigServer(LanguageServer):
         collector, and replaced ones freed by :meth:`collect`."""
         return Project(root, self.settings, freeze_trees=True)
 
-    async def _reload_later(self) -> None:
+    async def _reload_later(self, relink: bool = True) -> None:
         await asyncio.sleep(RELINK_SECONDS if self.tree_dirty else CONFIG_READ_SECONDS)
         if self.tree_dirty:
-            if await self.relink():
+            self.relink_waiting = False
+            if relink and await self.relink():
                 return
             await asyncio.sleep(DEBOUNCE_SECONDS - RELINK_SECONDS)
         # (Only the config changed: it is read again as soon as typing pauses.)
         await self.load(background=True)
+
+    async def relink_now(self) -> None:
+        """Re-link the pending Kconfig edit now rather than after the quiet
+        time (a hover asks for the values it implies).  When it cannot be
+        re-linked, the re-load goes on as scheduled, without trying again."""
+        task = self.reload_task
+        if not self.relink_waiting or task is None or task.done() or self.load_lock.locked():
+            return
+        task.cancel()
+        self.relink_waiting = False
+        if not await self.relink():
+            self.reload_task = asyncio.ensure_future(self._reload_later(relink=False))
 
     async def relink(self) -> bool:
         """Patch the edited Kconfig buffer into the loaded tree; False when
@@ -735,7 +756,7 @@ def _explain_link(ls: KconfigServer, sym) -> str | None:
 
 
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
-@answered("textDocument/hover")
+@answered("textDocument/hover", fresh_values=True)
 def on_hover(ls: KconfigServer, params: lsp.HoverParams) -> lsp.Hover | None:
     project, target = _target(ls, params.text_document.uri, params.position)
     if target is None:

@@ -285,6 +285,25 @@ async def test_editing_a_default_changes_the_hover_value(client: LanguageClient,
 
 
 @pytest.mark.asyncio
+async def test_a_hover_right_after_an_edit_shows_the_value_it_implies(client: LanguageClient, tmp_path):
+    """The re-link waits for a short pause in typing; a hover does not wait
+    for it, nor answer from the tree before the edit: it has the edit
+    patched in at once.  An edit that cannot be patched in (a new entry)
+    is loaded after the pause, as before."""
+    root, drivers, uri = await opened(client, tmp_path, "drivers/Kconfig")
+    pos = position_of(drivers, "config PCI")
+    assert "value **y**" in await hover_text(client, uri, pos)
+    line = position_of(drivers, "default y").line
+    for version, value in enumerate("nyn", start=2):
+        change(client, uri, version, (line, 9), (line, 10), value)
+        assert f"value **{value}**" in await hover_text(client, uri, pos)
+    change(client, uri, 5, (0, 0), (0, 0), "config ADDED_NOW\n\tbool \"added\"\n")
+    await client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri), lsp.Position(1, 3)))
+    await wait_hover(client, uri, lsp.Position(0, 10), "ADDED_NOW", "the entry added")
+    assert "value **n**" in await hover_text(client, uri, lsp.Position(pos.line + 2, pos.character))
+
+
+@pytest.mark.asyncio
 async def test_undefined_symbols_warn_unless_another_arch_defines_them(client: LanguageClient, tmp_path):
     root = make_tree(tmp_path)
     drivers = root / "drivers" / "Kconfig"

@@ -87,7 +87,7 @@ class RebuildingServer(FakeServer):
         self.ready = asyncio.Event()
         self.tree = None
 
-    def pending_tree(self):
+    def pending_tree(self, fresh_values: bool = False):
         return None if self.ready.is_set() else (self.ready.wait, (), {})
 
 
