@@ -30,6 +30,8 @@ the patched tree with a fresh load after many random edits.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import compress
+from operator import itemgetter
 from typing import Any
 
 from .errors import Diagnostic
@@ -725,13 +727,16 @@ def _splice_after(block: MenuNode, after: MenuNode | None, log: RelinkLog) -> No
 
 
 def _fold_again(log: RelinkLog, touched: set[tuple[Symbol, str]]) -> None:
-    """Each touched (symbol, expression) folded again from its events."""
+    """Each touched (symbol, expression) folded again from its events.
+    (The whole log is filtered by symbol without a Python step per event:
+    it holds ~100,000 on a kernel tree, a few touched symbols' among them.)"""
     symbols = set()
     for sym, attr in touched:
         setattr(sym, attr, None)
         symbols.add(sym)
-    for kind, sym, data in log.events:
-        if sym in symbols and (sym, kind) in touched:
+    events = log.events
+    for kind, sym, data in compress(events, map(symbols.__contains__, map(itemgetter(1), events))):
+        if (sym, kind) in touched:
             setattr(sym, kind, or_expr(getattr(sym, kind), data))
 
 
