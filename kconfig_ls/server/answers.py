@@ -78,12 +78,11 @@ def answered(method: str, fresh_values: bool = False):
     While the server has no tree to answer from (it is being built again,
     see ``KconfigServer.pending_tree``), the request waits for it; one that
     shows values (``fresh_values``) also has a Kconfig edit still waiting
-    for its re-link patched in first, rather than show what the edit
-    changed.  A sync
-    handler becomes a generator for that: pygls runs a handler that a
-    generator yields, as ``(handler, args, kwargs)``, and resumes the
-    generator with its result; one that yields nothing is answered at once,
-    exactly like the plain function."""
+    for its re-link patched in first, rather than show the values from
+    before the edit.  A sync handler becomes a generator for that: pygls
+    runs a handler that a generator yields, as ``(handler, args, kwargs)``,
+    and resumes the generator with its result; one that yields nothing is
+    answered at once, exactly like the plain function."""
 
     def wrap(fn):
         if inspect.iscoroutinefunction(fn):

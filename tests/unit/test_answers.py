@@ -131,3 +131,36 @@ def test_an_async_request_waits_for_the_tree_too():
         return await answer
 
     assert asyncio.run(scenario()) == "new tree"
+
+
+class EditedServer(FakeServer):
+    """A server with a Kconfig edit whose re-link is still to come."""
+
+    def __init__(self):
+        super().__init__()
+        self.value = "before the edit"
+
+    def pending_tree(self, fresh_values: bool = False):
+        return (self.relink_now, (), {}) if fresh_values else None
+
+    async def relink_now(self):
+        self.value = "after the edit"
+
+
+def test_only_a_request_showing_values_has_the_edit_patched_in_first():
+    @answered("kconfig.value", fresh_values=True)
+    def shows_values(ls):
+        return ls.value
+
+    @answered("kconfig.other")
+    def other(ls):
+        return ls.value
+
+    ls = EditedServer()
+    assert call(other, ls) == "before the edit"
+    run = shows_values(ls)
+    wait, args, kwargs = next(run)
+    asyncio.run(wait(*args, **kwargs))
+    with pytest.raises(StopIteration) as done:
+        run.send(None)
+    assert done.value.value == "after the edit"
