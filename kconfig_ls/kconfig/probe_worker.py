@@ -54,6 +54,7 @@ def command_output(command: str, cwd: str | None = None, env: Mapping[str, str] 
                           cwd=cwd, env=dict(env) if env is not None else None, check=False)
     return proc.stdout[:OUTPUT_LIMIT]
 
+
 Item = TypeVar("Item")
 
 

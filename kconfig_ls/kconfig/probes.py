@@ -273,9 +273,10 @@ class _Queue:
         return future
 
     def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
+        with self._waiting.ready:  # (closed once, whichever thread comes first)
+            if self._closed:
+                return
+            self._closed = True
         _switching.leave()
         for _command, future in self._waiting.close():
             future.cancel()
